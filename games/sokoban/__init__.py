@@ -1,0 +1,21 @@
+"""Sokoban: push every box onto a target (ING-VP and MageBench, see puzzles.md)."""
+
+from games.base import GameSpec
+from games.sokoban.generator import generate
+from games.sokoban.render import make_renderer
+from games.sokoban.rules import SokobanRules
+from games.sokoban.solver import solve
+from games.sokoban.xsb import INGVP, XSB
+
+SPEC = GameSpec(
+    name="sokoban",
+    title="Sokoban",
+    make_rules=lambda options: SokobanRules(),
+    make_renderer=make_renderer,
+    solve=solve,
+    formats={"xsb": XSB, "ingvp": INGVP},
+    generate=generate,
+    completion_unit=12.5,
+    move_help="U, D, L, R (or Up, Down, Left, Right): move the worker; walking into a box pushes it.",
+    default_format="xsb",
+)

@@ -1,0 +1,21 @@
+"""Test-wide set-up: headless Qt and SDL, and a fresh SQLite file per test that asks for one."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=200, deadline=None)
+settings.register_profile("dev", max_examples=60, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    """URL of a new, empty SQLite database file for this test."""
+    return f"sqlite:///{tmp_path / 'playbench.sqlite3'}"
