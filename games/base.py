@@ -133,6 +133,9 @@ class Rules(Protocol[State, Move]):
 
     def is_solved(self, state: State) -> bool: ...
 
+    # Optional: ``vocabulary(state) -> list[Move]``, every action a player may name in this
+    # state, legal or not (random baselines draw from it). Without it, the legal moves are used.
+
     def encode(self, state: State) -> str:
         """The text encoding models see in the text settings (ING-VP's, see puzzles.md)."""
 
@@ -190,6 +193,8 @@ class GameSpec:
     move_help: str
     options: tuple[RuleOption, ...] = ()
     default_format: str = ""
+    describe: Callable[[Level], Mapping[str, Any]] | None = None
+    """Short facts for level listings (e.g. Sokoban's size and box count)."""
     distance: Callable[[Any, Any, int | None], int | None] | None = None
     """``distance(rules, state, limit)``: the "moves left" completion counts, when it is not
     simply the optimal solution's length (Sudoku counts cells that differ from the solution).

@@ -3,9 +3,17 @@
 from games.base import GameSpec
 from games.sokoban.generator import generate
 from games.sokoban.render import make_renderer
-from games.sokoban.rules import SokobanRules
+from games.sokoban.rules import SokobanRules, parse_board
 from games.sokoban.solver import solve
 from games.sokoban.xsb import INGVP, XSB
+
+
+
+def describe(level):
+    """Size and box count for level listings."""
+    state = parse_board(level.text)
+    return {"size": f"{state.board.width}x{state.board.height}", "boxes": len(state.boxes)}
+
 
 SPEC = GameSpec(
     name="sokoban",
@@ -18,4 +26,5 @@ SPEC = GameSpec(
     completion_unit=12.5,
     move_help="U, D, L, R (or Up, Down, Left, Right): move the worker; walking into a box pushes it.",
     default_format="xsb",
+    describe=describe,
 )

@@ -207,6 +207,10 @@ class SokobanRules:
     def legal_moves(self, state: SokobanState) -> list[str]:
         return [m for m in MOVES if self.apply(state, m).valid]
 
+    def vocabulary(self, state: SokobanState) -> list[str]:
+        """All four moves, legal or not (random play bumps into walls, as a model may)."""
+        return list(MOVES)
+
     def is_solved(self, state: SokobanState) -> bool:
         return state.boxes <= state.board.targets
 

@@ -1,0 +1,64 @@
+"""The ``playbench`` command: headless operations, the same ones the UI calls.
+
+Exit codes: 0 success, 1 a runtime error (bad level file, unknown episode, failed check),
+2 a usage error (bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Sequence
+
+from app import __version__
+from app.cli import episodes, levels, run
+from app.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError
+
+_MODULES = (levels, run, episodes)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="playbench",
+        description="PlayBench: people and AI models play the same visual reasoning tasks "
+                    "under the same action budget. Run without a command to open the app.")
+    parser.add_argument("--version", action="version", version=f"playbench {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _MODULES:
+        module.add_parsers(sub)
+    return parser
+
+
+def _runtime_errors() -> tuple[type[BaseException], ...]:
+    from app.core.episode import ReplayMismatch
+    from app.core.runs import NotResumable
+    from db.engine import DatabaseProblem
+    from db.store import NotFound
+    from games.base import LevelError
+    from games.packs import RangeError
+    return (LevelError, RangeError, DatabaseProblem, NotFound, ReplayMismatch, NotResumable,
+            OSError)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if args.command is None:
+        from app.launch import launch_app
+        return launch_app(args)
+    try:
+        return args.handler(args)
+    except UsageError as err:
+        parser.exit(EXIT_USAGE, f"playbench {args.command}: error: {err}\n")
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except _runtime_errors() as err:
+        print(f"playbench {args.command}: {err}", file=sys.stderr)
+        return EXIT_RUNTIME
+    return EXIT_OK

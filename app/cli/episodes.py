@@ -1,0 +1,95 @@
+"""``playbench episodes``, ``playbench replay`` and ``playbench export``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from app.cli.common import UsageError, add_db_option, open_store, table
+from app.core.replay import verify_episode
+from app.exports.jsonl import export_jsonl
+
+
+def add_parsers(sub) -> None:
+    e = sub.add_parser("episodes", help="list recorded episodes")
+    e.add_argument("--limit", type=int, default=20, help="newest N episodes (default 20)")
+    add_db_option(e)
+    e.set_defaults(handler=cmd_episodes)
+
+    r = sub.add_parser("replay", help="show a recorded episode, or --verify it by re-playing")
+    r.add_argument("episode", type=int, nargs="?", help="episode id")
+    r.add_argument("--verify", action="store_true",
+                   help="re-play the actions and check every state hash and score")
+    r.add_argument("--all", action="store_true", help="with --verify: every episode")
+    add_db_option(r)
+    r.set_defaults(handler=cmd_replay)
+
+    x = sub.add_parser("export", help="write episodes to portable files")
+    x.add_argument("--format", dest="fmt", default="jsonl", choices=["jsonl"])
+    x.add_argument("--out", required=True, metavar="DIR")
+    x.add_argument("--episode", type=int, action="append", metavar="ID",
+                   help="only these episodes (repeatable; default all)")
+    add_db_option(x)
+    x.set_defaults(handler=cmd_export)
+
+
+def cmd_episodes(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    store = open_store(args)
+    rows = []
+    for row in store.episodes(limit=args.limit):
+        e, t, p = row.episode, row.task, row.participant
+        s = row.scores
+        rows.append([e.id, e.status, f"{p.kind}:{p.name}", t.game, t.level_number,
+                     e.setting, e.n_steps, s.get("solved"), s.get("completion"),
+                     s.get("efficiency"), s.get("magebench"), e.end_reason,
+                     e.started.strftime("%Y-%m-%d %H:%M:%S") if e.started else None])
+    table(["id", "status", "player", "game", "level", "setting", "steps", "solved",
+           "completion", "efficiency", "magebench", "end", "started"], rows)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    if args.all and not args.verify:
+        raise UsageError("--all goes with --verify")
+    if (args.episode is None) == (not args.all):
+        raise UsageError("give an episode id, or --verify --all")
+    store = open_store(args)
+    if not args.verify:
+        row = store.episode(args.episode)
+        rows = [[s.index, s.action, s.valid, s.invalid_reason, s.changed, s.reward,
+                 s.state_hash] for s in store.steps(args.episode)]
+        print(f"episode {row.episode.id}: {row.participant.kind}:{row.participant.name} on "
+              f"{row.task.game} level {row.task.level_number}, {row.episode.status}")
+        table(["step", "action", "valid", "why invalid", "changed", "reward", "state"], rows)
+        return 0
+    ids = store.all_episode_ids() if args.all else [args.episode]
+    failed = 0
+    for eid in ids:
+        report = asyncio.run(verify_episode(store, eid))
+        if report.ok:
+            print(f"episode {eid}: ok ({report.steps_checked} steps)")
+        else:
+            failed += 1
+            print(f"episode {eid}: MISMATCH")
+            for problem in report.problems:
+                print(f"  {problem}")
+    if len(ids) > 1:
+        print(f"{len(ids) - failed} of {len(ids)} episodes verified")
+    return 1 if failed else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    show = sys.stderr.isatty()
+    manifest = export_jsonl(
+        store, Path(args.out), args.episode,
+        progress=(lambda ids: tqdm(ids, unit="ep", file=sys.stderr)) if show else None)
+    print(f"exported {manifest['episodes']} episodes, {manifest['steps']} steps, "
+          f"{manifest['frames']} frames to {args.out}")
+    return 0

@@ -1,0 +1,141 @@
+"""``playbench levels`` and ``playbench solve``: list, generate, import, export, solve."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from app.cli.common import UsageError, parse_key_values, table
+from games import registry
+from games.base import BoardEnv, GameSpec, Level, LevelError
+from games.packs import list_packs, load_file, resolve
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("levels", help="list, generate, import or export a game's levels")
+    p.add_argument("game")
+    p.add_argument("--pack", help="a bundled pack, or a level file (with optional :RANGE)")
+    p.add_argument("--generate", type=int, metavar="N", help="generate N new levels")
+    p.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
+    p.add_argument("--optimal", type=int, metavar="K", help="keep levels whose optimal "
+                   "solution has exactly K moves")
+    p.add_argument("--size", metavar="WxH", help="grid size for generated levels (Sokoban, Maze)")
+    p.add_argument("--boxes", type=int, help="boxes per generated Sokoban level")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="other generator parameters")
+    p.add_argument("--import", dest="import_file", metavar="FILE",
+                   help="read a level file (its format detected, or --format)")
+    p.add_argument("--format", dest="fmt", help="level file format (e.g. xsb, ingvp)")
+    p.add_argument("--export", metavar="FILE", help="write the levels in --format")
+    p.add_argument("--out", metavar="FILE", help="write the levels in the game's own format")
+    p.add_argument("--no-solve", action="store_true",
+                   help="do not compute missing optimal lengths for the table")
+    p.set_defaults(handler=cmd_levels)
+
+    s = sub.add_parser("solve", help="print an optimal solution of a level")
+    s.add_argument("game")
+    s.add_argument("source", metavar="FILE[:INDEX]", help="level file or pack, with a level number")
+    s.add_argument("--format", dest="fmt", help="force the level file format")
+    s.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option")
+    s.set_defaults(handler=cmd_solve)
+
+
+def _spec(name: str) -> GameSpec:
+    try:
+        return registry.get(name)
+    except registry.UnknownGame as err:
+        raise UsageError(str(err)) from None
+
+
+def _generator_params(spec: GameSpec, args: argparse.Namespace) -> dict:
+    params: dict = {}
+    for k, v in parse_key_values(args.param, "--param").items():
+        params[k] = int(v) if v.lstrip("-").isdigit() else v
+    if args.size:
+        w, sep, h = args.size.lower().partition("x")
+        if not sep or not w.isdigit() or not h.isdigit():
+            raise UsageError(f"--size must look like 10x10, got {args.size!r}")
+        params["width"], params["height"] = int(w), int(h)
+    if args.boxes is not None:
+        params["boxes"] = args.boxes
+    return params
+
+
+def _optimal(spec: GameSpec, level: Level, solve: bool) -> int | None:
+    if "optimal" in level.meta:
+        return level.meta["optimal"]
+    if not solve:
+        return None
+    env = BoardEnv(spec)
+    env.reset(level)
+    return env.moves_left()
+
+
+def print_levels(spec: GameSpec, levels: list[Level], solve: bool = True) -> None:
+    extra = list(spec.describe(levels[0]).keys()) if spec.describe and levels else []
+    rows = []
+    for lv in levels:
+        facts = spec.describe(lv) if spec.describe else {}
+        rows.append([lv.number, lv.title, *[facts.get(k) for k in extra],
+                     _optimal(spec, lv, solve)])
+    table(["index", "title", *extra, "optimal"], rows)
+
+
+def cmd_levels(args: argparse.Namespace) -> int:
+    spec = _spec(args.game)
+    chosen = [x for x in (args.pack, args.generate, args.import_file) if x is not None]
+    if len(chosen) > 1:
+        raise UsageError("choose one of --pack, --generate and --import")
+    if args.export and not args.fmt:
+        raise UsageError("--export needs --format (" + ", ".join(spec.formats) + ")")
+    if args.fmt and args.fmt not in spec.formats:
+        raise UsageError(f"unknown format {args.fmt!r} for {spec.name} "
+                         f"(valid: {', '.join(spec.formats)})")
+    if args.generate is not None:
+        if args.generate < 1:
+            raise UsageError("--generate needs a positive count")
+        try:
+            levels = spec.generate(args.generate, args.seed, args.optimal,
+                                   **_generator_params(spec, args))
+        except (TypeError, ValueError) as err:
+            raise UsageError(f"cannot generate {spec.name} levels: {err}") from None
+    elif args.import_file is not None:
+        levels = load_file(spec, Path(args.import_file), args.fmt)
+    elif args.pack is not None:
+        levels = list(resolve(spec, args.pack, args.fmt if not args.export else None).levels)
+    else:
+        packs = list_packs(spec.name)
+        print(f"{spec.title} packs: {', '.join(packs) if packs else 'none bundled'}")
+        return 0
+    print_levels(spec, levels, solve=not args.no_solve)
+    if args.out:
+        _write(Path(args.out), spec.formats[spec.default_format].dump(levels))
+        print(f"wrote {len(levels)} levels to {args.out}")
+    if args.export:
+        _write(Path(args.export), spec.formats[args.fmt].dump(levels))
+        print(f"wrote {len(levels)} levels to {args.export} ({args.fmt})")
+    return 0
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    spec = _spec(args.game)
+    source = resolve(spec, args.source, args.fmt)
+    options = parse_key_values(args.rule, "--rule")
+    for lv in source.levels:
+        env = BoardEnv(spec, options)
+        env.reset(lv)
+        plan = spec.solve(env.rules, env.state, None)
+        if plan is None:
+            raise LevelError("no solution exists", source=str(source.path), level=lv.number)
+        moves = [env.rules.format_move(m) for m in plan]
+        sep = "" if all(len(m) == 1 for m in moves) else " "
+        print(f"level {lv.number}: {len(moves)} moves")
+        print(sep.join(moves))
+    return 0

@@ -1,0 +1,1 @@
+"""The loop every player goes through: Env, Player, Budget, Episode, Recorder, replay."""

@@ -1,0 +1,148 @@
+"""The environment protocol the loop drives, and the adapter that puts board games behind it.
+
+Board games are synchronous inside (``games.base.BoardEnv``); browser environments are
+asynchronous (Playwright). The loop awaits both the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+from app.core.settings import Setting
+from app.core.task import Task
+from app.core.types import Action, Observation, Transition
+from evaluators import board as board_metrics
+from games import registry
+from games.base import BoardEnv, GameSpec, MoveError, moves_left
+
+
+class Env(Protocol):
+    """An environment as the loop sees it."""
+
+    game: str
+
+    async def reset(self, task: Task, seed: int) -> Observation: ...
+
+    async def step(self, action: Action) -> Transition: ...
+
+    def parse_action(self, text: str) -> Action:
+        """The canonical action for a text; raises ``games.base.MoveError`` otherwise."""
+
+    def vocabulary(self) -> list[str]:
+        """Every action name a player may send (for random play and tool schemas)."""
+
+    def legal_actions(self) -> list[str]: ...
+
+    def snapshot(self) -> Any: ...
+
+    def restore(self, snapshot: Any) -> Observation: ...
+
+    def state_hash(self) -> str: ...
+
+    def oracle(self) -> list[str] | None:
+        """An optimal plan from the current state as canonical texts, if the env knows one."""
+
+    async def score(self, steps: Sequence[Any], setting: Setting) -> dict[str, float | None]:
+        """Metrics of the episode that ended in the current state."""
+
+    async def close(self) -> None: ...
+
+
+class BoardTaskEnv:
+    """A board game behind the async :class:`Env` protocol."""
+
+    def __init__(self, spec: GameSpec, options: dict[str, str] | None = None,
+                 render_options: dict[str, Any] | None = None, render: bool = True) -> None:
+        self.spec = spec
+        self.game = spec.name
+        self.board = BoardEnv(spec, options, render_options)
+        self.render_frames = render
+        self.task: Task | None = None
+
+    def _observe(self) -> Observation:
+        frame = self.board.render() if self.render_frames else None
+        return Observation(frame, self.board.text(), tuple(self.board.legal_actions()),
+                           {"solved": self.board.solved()})
+
+    async def reset(self, task: Task, seed: int) -> Observation:
+        self.task = task
+        self.board.reset(task.level)
+        return self._observe()
+
+    async def step(self, action: Action) -> Transition:
+        out = self.board.step(action.move)
+        return Transition(self._observe(), out.valid, out.changed, out.reward,
+                          self.board.solved(), out.reason)
+
+    def parse_action(self, text: str) -> Action:
+        rules = self.board.rules
+        move = rules.parse_move(text)
+        return Action(rules.format_move(move), move)
+
+    def vocabulary(self) -> list[str]:
+        rules = self.board.rules
+        vocab = getattr(rules, "vocabulary", None)
+        if vocab is not None:
+            return [rules.format_move(m) for m in vocab(self.board.state)]
+        return self.board.legal_actions()
+
+    def legal_actions(self) -> list[str]:
+        return self.board.legal_actions()
+
+    def snapshot(self) -> Any:
+        return self.board.snapshot()
+
+    def restore(self, snapshot: Any) -> Observation:
+        self.board.restore(snapshot)
+        return self._observe()
+
+    def state_hash(self) -> str:
+        return self.board.state_hash()
+
+    def oracle(self) -> list[str] | None:
+        plan = self.spec.solve(self.board.rules, self.board.state, None)
+        return None if plan is None else [self.board.rules.format_move(m) for m in plan]
+
+    async def score(self, steps: Sequence[Any], setting: Setting) -> dict[str, float | None]:
+        assert self.task is not None
+        level = self.task.level
+        reach = board_metrics.completion_reach(self.spec.completion_unit)
+        solved = self.board.solved()
+        left = 0 if solved else moves_left(self.spec, self.board.rules, self.board.state, reach)
+        optimal = level.meta.get("optimal")
+        if optimal is None:
+            optimal = moves_left(self.spec, self.board.rules, self.board.rules.start(level))
+        outcome = board_metrics.BoardOutcome(
+            solved=solved, moves_left=left, optimal=optimal,
+            completion_unit=self.spec.completion_unit,
+            r_best=_r_best(self.spec, level, self.board.rules),
+            one_step=setting.one_step,
+            one_step_floor=10 if self.game == "sudoku" else 8)
+        facts = [board_metrics.StepFact(s.valid, s.changed, s.reward) for s in steps]
+        return board_metrics.evaluate(facts, outcome)
+
+    async def close(self) -> None:
+        return None
+
+
+def _r_best(spec: GameSpec, level, rules) -> float | None:
+    """MageBench's R_best, stored with the level or computed from an optimal plan (Sokoban)."""
+    if spec.name != "sokoban":
+        return None
+    stored = level.meta.get("rbest")
+    if stored is not None:
+        return float(stored)
+    from games.sokoban.rules import solution_reward
+    state = rules.start(level)
+    plan = spec.solve(rules, state, None)
+    return None if plan is None else solution_reward(state, plan)
+
+
+def make_env(task: Task, render_options: dict[str, Any] | None = None,
+             render: bool = True) -> Env:
+    """The environment for a task's game."""
+    spec = registry.get(task.game)
+    return BoardTaskEnv(spec, dict(task.options), render_options, render)
+
+
+__all__ = ["Env", "BoardTaskEnv", "make_env", "MoveError"]

@@ -1,0 +1,324 @@
+"""The episode runner: the one loop every player goes through.
+
+    task -> env.reset -> [observation -> player.act -> action -> env.step -> record]
+         until done or budget spent -> evaluate
+
+The runner never asks who is playing. It counts every step against the same budget, records
+each step (committed) before asking for the next decision, and ends with a status:
+``done`` (solved, budget, gave up, early stop), ``interrupted`` (cancelled: Ctrl-C, app closed)
+or ``error`` (the player or environment failed - an infrastructure fault, kept apart from
+agent failures, which are invalid steps).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from app.core.budget import Budget, BudgetUse
+from app.core.env import Env
+from app.core.owner import process_token
+from app.core.player import PastStep, Player, PlayContext
+from app.core.recorder import EpisodeStart, Recorder, StepRecord
+from app.core.settings import Setting, undo_allowed
+from app.core.task import Task
+from app.core.types import Action, Decision, Invalid, Observation
+from games.base import MoveError
+
+log = logging.getLogger(__name__)
+
+
+class ReplayMismatch(RuntimeError):
+    """Re-applying recorded actions did not reproduce the recorded states."""
+
+
+# -- events the UI (or a progress bar) can follow ----------------------------------------------
+
+@dataclass(frozen=True)
+class Started:
+    episode_id: int
+    observation: Observation
+    resumed_steps: int
+
+
+@dataclass(frozen=True)
+class Deciding:
+    episode_id: int
+    context: PlayContext
+
+
+@dataclass(frozen=True)
+class Stepped:
+    episode_id: int
+    record: StepRecord
+    observation: Observation
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class Ended:
+    episode_id: int
+    result: "EpisodeResult"
+
+
+Listener = Callable[[Any], None]
+
+
+@dataclass
+class EpisodeResult:
+    episode_id: int
+    status: str
+    end_reason: str | None
+    scores: dict[str, float | None]
+    steps: list[StepRecord] = field(default_factory=list)
+
+
+class Episode:
+    """Runs one task with one player under one budget and setting."""
+
+    def __init__(self, env: Env, player: Player, task: Task, *, setting: Setting,
+                 budget: Budget, recorder: Recorder, seed: int = 0, study: str | None = None,
+                 listeners: Sequence[Listener] = (), clock: Callable[[], float] = time.monotonic,
+                 meta: dict[str, Any] | None = None) -> None:
+        self.env = env
+        self.player = player
+        self.task = task
+        self.setting = setting
+        self.budget = budget
+        self.recorder = recorder
+        self.seed = seed
+        self.study = study
+        self.listeners = list(listeners)
+        self.clock = clock
+        self.meta = meta or {}
+        self.episode_id = 0
+        self.steps: list[StepRecord] = []
+        self.use = BudgetUse(budget)
+        self._snapshots: list[Any] = []
+        self._observation: Observation | None = None
+        self._feedback: str | None = None
+        self._terminated = False
+        self._end_hint: str | None = None
+        self._decision = 0
+        self._seconds_before = 0.0
+
+    # -- public -------------------------------------------------------------------------------
+
+    async def run(self) -> EpisodeResult:
+        """Play a new episode from the start."""
+        obs = await self.env.reset(self.task, self.seed)
+        self._start_from(obs)
+        self.episode_id = self.recorder.begin(self._start_record(), obs.frame)
+        return await self._play(resumed=0)
+
+    async def resume(self, episode_id: int, records: Sequence[StepRecord]) -> EpisodeResult:
+        """Continue a recorded episode after its last step (the state is rebuilt by
+        re-applying the recorded actions, each checked against its recorded state hash)."""
+        obs = await self.env.reset(self.task, self.seed)
+        self._start_from(obs)
+        self.episode_id = episode_id
+        for rec in records:
+            obs = await self._reapply(rec)
+            self.steps.append(rec)
+        self._observation = obs
+        self.recorder.resume(episode_id, process_token())
+        return await self._play(resumed=len(records))
+
+    # -- set-up -------------------------------------------------------------------------------
+
+    def _start_from(self, obs: Observation) -> None:
+        self._observation = obs
+        self._snapshots = [self.env.snapshot()]
+        self._start_hash = self.env.state_hash()
+
+    def _start_record(self) -> EpisodeStart:
+        lv = self.task.level
+        return EpisodeStart(
+            game=self.task.game, level_hash=lv.content_hash, level_text=lv.text,
+            level_number=lv.number, level_title=lv.title, level_source=self.task.source,
+            level_meta=dict(lv.meta), participant_kind=self.player.kind,
+            participant_name=self.player.name, participant_details=self.player.details(),
+            setting=self.setting.name, player=self.player.spec, budget=self.budget.to_dict(),
+            rules=dict(self.task.options), seed=self.seed, owner=process_token(),
+            start_state=self._start_hash, study=self.study, meta=self.meta)
+
+    async def _reapply(self, rec: StepRecord) -> Observation:
+        assert self._observation is not None
+        obs = self._observation
+        if (rec.action is not None and rec.valid) or rec.invalid_kind == "illegal":
+            action = self._parse_recorded(rec.action)
+            obs, _valid, _changed, _reward, terminated, _why = await self._execute(action)
+            if terminated:
+                self._terminated = True
+                self._end_hint = (obs.info or {}).get("end_reason") if obs else None
+        self._snapshots.append(self.env.snapshot())
+        if self.env.state_hash() != rec.state_hash:
+            raise ReplayMismatch(
+                f"step {rec.index}: state {self.env.state_hash()} after {rec.action!r}, "
+                f"recorded {rec.state_hash}")
+        if rec.decision >= self._decision:
+            self._decision = rec.decision + 1
+            # A decision was readable if any of its steps carried an action; the first
+            # step decides for plans that start with an unreadable entry (rare, harmless).
+            self.use.count_decision(readable=rec.action is not None)
+        self.use.count_step(rec.action, rec.valid)
+        self._seconds_before += rec.think_ms / 1000.0
+        self._feedback = rec.invalid_reason
+        return obs
+
+    def _parse_recorded(self, text: str | None) -> Action:
+        if text is None:
+            raise ReplayMismatch("a recorded illegal step has no action text")
+        if text.startswith("undo "):
+            return Action.undo(int(text.split()[1]))
+        return self.env.parse_action(text)
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def _emit(self, event: Any) -> None:
+        for fn in self.listeners:
+            try:
+                fn(event)
+            except Exception:  # a broken listener must not lose the episode
+                log.exception("episode listener failed")
+
+    async def _play(self, resumed: int) -> EpisodeResult:
+        assert self._observation is not None
+        self._emit(Started(self.episode_id, self._observation, resumed))
+        started = self.clock()
+        status, reason = "done", None
+        try:
+            while True:
+                self.use.seconds = self._seconds_before + (self.clock() - started)
+                reason = "solved" if self._terminated and not self._end_hint else self._end_hint
+                reason = reason or self.use.stop_reason()
+                if reason:
+                    break
+                decision, think_ms = await self._decide()
+                if decision is None:
+                    reason = "time"
+                    break
+                if decision.give_up:
+                    reason = "gave_up"
+                    break
+                self.use.count_decision(decision.readable)
+                entries = decision.entries or (Invalid("no_action", "the answer held no action",
+                                                       decision.raw),)
+                for i, entry in enumerate(entries):
+                    if self._terminated or self.use.actions_left() == 0:
+                        break
+                    await self._take(entry, decision, first=i == 0, think_ms=think_ms)
+                self._decision += 1
+        except asyncio.CancelledError:
+            self._finish("interrupted", "interrupted", {})
+            raise
+        except Exception as err:  # infrastructure failure: keep the steps, mark the episode
+            log.exception("episode %s failed", self.episode_id)
+            detail = f"error: {type(err).__name__}: {err}"
+            return self._finish("error", detail[:300], {})
+        scores = await self.env.score(self.steps, self.setting)
+        return self._finish(status, reason, scores)
+
+    async def _decide(self) -> tuple[Decision | None, float]:
+        """Ask the player, within the per-action and overall time limits."""
+        assert self._observation is not None
+        ctx = self._context()
+        self._emit(Deciding(self.episode_id, ctx))
+        limits = [t for t in (self.budget.action_seconds, ctx.seconds_left) if t is not None]
+        t0 = self.clock()
+        try:
+            if limits:
+                decision = await asyncio.wait_for(
+                    self.player.act(self._observation, ctx), timeout=min(limits))
+            else:
+                decision = await self.player.act(self._observation, ctx)
+        except asyncio.TimeoutError:
+            think = (self.clock() - t0) * 1000.0
+            if ctx.seconds_left is not None and (self.clock() - t0) >= ctx.seconds_left:
+                return None, think
+            return Decision.invalid(
+                "timeout", f"no action within {self.budget.action_seconds:g} s"), think
+        return decision, (self.clock() - t0) * 1000.0
+
+    def _context(self) -> PlayContext:
+        return PlayContext(
+            task=self.task, setting=self.setting, step=len(self.steps),
+            decision=self._decision, actions_left=self.use.actions_left(),
+            decisions_left=self.use.decisions_left(), seconds_left=self.use.seconds_left(),
+            feedback=self._feedback,
+            history=[PastStep(s.index, s.decision, s.action, s.raw, s.valid, s.invalid_reason)
+                     for s in self.steps],
+            parse=self._parse_for_player, vocabulary=self.env.vocabulary,
+            oracle=self.env.oracle, seed=self.seed)
+
+    def _parse_for_player(self, text: str) -> Action:
+        """Players parse through here: ``undo N`` is understood when the setting has undo."""
+        words = text.strip().split()
+        if len(words) == 2 and words[0].lower() == "undo":
+            if not words[1].isdigit():
+                raise MoveError(f"undo needs a step number, got {words[1]!r}", "malformed")
+            return Action.undo(int(words[1]))
+        return self.env.parse_action(text)
+
+    async def _execute(self, action: Action):
+        """Apply a move or an undo; returns (observation, valid, changed, reward, terminated,
+        reason)."""
+        if action.kind == "undo":
+            n = action.target if action.target is not None else -1
+            if not undo_allowed(self.setting, self.task.game):
+                return self._observation, False, False, 0.0, False, \
+                    "undo is not available in this setting"
+            if not 0 <= n < len(self._snapshots):
+                return self._observation, False, False, 0.0, False, \
+                    f"undo {n}: there is no step {n} to return to (0..{len(self._snapshots) - 1})"
+            before = self.env.state_hash()
+            obs = self.env.restore(self._snapshots[n])
+            return obs, True, self.env.state_hash() != before, 0.0, False, None
+        tr = await self.env.step(action)
+        return tr.observation, tr.valid, tr.changed, tr.reward, tr.terminated, tr.reason
+
+    async def _take(self, entry: Action | Invalid, decision: Decision, *, first: bool,
+                    think_ms: float) -> None:
+        obs = self._observation
+        assert obs is not None
+        if isinstance(entry, Invalid):
+            action_text, valid, changed, reward = None, False, False, 0.0
+            kind, why = entry.kind, entry.reason
+        else:
+            obs, valid, changed, reward, terminated, why = await self._execute(entry)
+            action_text = entry.text
+            kind = None if valid else ("not_allowed" if entry.kind == "undo" and why and
+                                       "not available" in why else "illegal")
+            if terminated:
+                self._terminated = True
+                self._end_hint = (obs.info or {}).get("end_reason") if obs else None
+        self._snapshots.append(self.env.snapshot())
+        usage = decision.usage
+        info: dict[str, Any] = dict(decision.info) if first else {}
+        if first and decision.reasoning:
+            info["reasoning"] = decision.reasoning
+        record = StepRecord(
+            index=len(self.steps), decision=self._decision, action=action_text,
+            raw=decision.raw if first else "", valid=valid, invalid_kind=kind,
+            invalid_reason=why if not valid else None, changed=changed, reward=reward,
+            state_hash=self.env.state_hash(), think_ms=round(think_ms, 3) if first else 0.0,
+            prompt_tokens=usage.prompt_tokens if first else 0,
+            completion_tokens=usage.completion_tokens if first else 0,
+            cost=usage.cost if first else 0.0,
+            latency_ms=round(usage.latency_ms, 3) if first else 0.0, info=info)
+        self.recorder.step(self.episode_id, record, obs.frame)
+        self.steps.append(record)
+        self.use.count_step(action_text, valid)
+        self._observation = obs
+        self._feedback = record.invalid_reason
+        self._emit(Stepped(self.episode_id, record, obs, decision))
+
+    def _finish(self, status: str, reason: str | None,
+                scores: dict[str, float | None]) -> EpisodeResult:
+        self.recorder.finish(self.episode_id, status, reason, scores)
+        result = EpisodeResult(self.episode_id, status, reason, scores, list(self.steps))
+        self._emit(Ended(self.episode_id, result))
+        return result

@@ -1,0 +1,59 @@
+"""The player protocol: where actions come from is the only thing players differ in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from app.core.settings import Setting
+from app.core.task import Task
+from app.core.types import Action, Decision, Observation
+
+
+@dataclass(frozen=True)
+class PastStep:
+    """One earlier step as a player may be shown it (history settings, resume)."""
+
+    index: int
+    decision: int
+    action: str | None
+    raw: str
+    valid: bool
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class PlayContext:
+    """Everything about the episode a player may use besides the observation.
+
+    The same context is given to every kind of player; a setting that hides history hides it
+    from humans and models alike (the UI and the prompt both read ``setting``).
+    """
+
+    task: Task
+    setting: Setting
+    step: int
+    decision: int
+    actions_left: int | None
+    decisions_left: int | None
+    seconds_left: float | None
+    feedback: str | None
+    history: Sequence[PastStep]
+    parse: Callable[[str], Action]
+    vocabulary: Callable[[], list[str]]
+    oracle: Callable[[], list[str] | None]
+    seed: int
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Player(Protocol):
+    """Anything that can answer an observation with a decision."""
+
+    kind: str          # "human" | "model" | "script"
+    name: str          # the participant's name in the database
+    spec: str          # how it was asked for: "solver", "model:NAME", "human", "replay:12"
+
+    def details(self) -> dict[str, Any]:
+        """Facts about the player recorded with the participant (never secrets)."""
+
+    async def act(self, observation: Observation, context: PlayContext) -> Decision: ...

@@ -1,0 +1,81 @@
+"""Re-playing a recorded episode to check it: same level, same seed, same actions, same states,
+same scores. A mismatch means the record was altered or the rules changed since it was made."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from app.core.budget import Budget
+from app.core.env import make_env
+from app.core.episode import Episode
+from app.core.recorder import MemoryRecorder
+from app.core.runs import records_of, task_of
+from app.core.settings import get_setting
+from app.players.scripted import ReplayPlayer
+from db.store import Store
+
+# End reasons that follow from the actions alone (time limits and give-ups depend on the clock
+# or the person and are not compared).
+_DETERMINISTIC_ENDS = {"solved", "budget", "repeated_actions", "parse_failures"}
+
+
+@dataclass
+class VerifyReport:
+    episode_id: int
+    steps_checked: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+async def verify_episode(store: Store, episode_id: int) -> VerifyReport:
+    """Replay episode ``episode_id`` and list every difference from its record."""
+    row = store.episode(episode_id)
+    ep = row.episode
+    stored = records_of(store.steps(episode_id))
+    report = VerifyReport(episode_id)
+    task = task_of(row)
+    if task.level.content_hash != row.task.level_hash:
+        report.problems.append("the level text does not match its recorded hash")
+    env = make_env(task, render=False)
+    try:
+        memory = MemoryRecorder()
+        episode = Episode(env, ReplayPlayer(stored, episode_id), task,
+                          setting=get_setting(ep.setting or "default", task.game),
+                          budget=Budget.from_dict(ep.budget), recorder=memory, seed=ep.seed)
+        result = await episode.run()
+    finally:
+        await env.close()
+    replayed = result.steps
+    if ep.start_state and memory.episodes[1].start.start_state != ep.start_state:
+        report.problems.append("start state differs from the recorded one")
+    if len(replayed) != len(stored):
+        report.problems.append(f"{len(stored)} steps recorded, {len(replayed)} replayed")
+    for a, b in zip(stored, replayed):
+        report.steps_checked += 1
+        for name in ("action", "valid", "changed", "state_hash", "invalid_kind"):
+            if getattr(a, name) != getattr(b, name):
+                report.problems.append(f"step {a.index}: {name} recorded {getattr(a, name)!r}, "
+                                       f"replayed {getattr(b, name)!r}")
+        if not _same(a.reward, b.reward):
+            report.problems.append(f"step {a.index}: reward recorded {a.reward}, "
+                                   f"replayed {b.reward}")
+    if ep.status == "done":
+        if ep.end_reason in _DETERMINISTIC_ENDS and result.end_reason != ep.end_reason:
+            report.problems.append(f"ended {result.end_reason!r}, recorded {ep.end_reason!r}")
+        for name, value in sorted(row.scores.items()):
+            if name not in result.scores:
+                report.problems.append(f"score {name} recorded but not computed")
+            elif not _same(value, result.scores[name]):
+                report.problems.append(f"score {name}: recorded {value}, "
+                                       f"replayed {result.scores[name]}")
+    return report

@@ -1,0 +1,128 @@
+"""Operations shared by the command line and the UI: run episodes, resume one, rebuild a
+recorded episode's task.
+
+Many episodes run concurrently on one asyncio loop; each has its own environment and player, and
+all share one recorder (one database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Sequence
+
+from app.core.budget import Budget
+from app.core.env import Env, make_env
+from app.core.episode import Episode, EpisodeResult, Listener
+from app.core.owner import is_alive
+from app.core.player import Player
+from app.core.recorder import Recorder, StepRecord
+from app.core.settings import Setting, get_setting
+from app.core.task import Task
+from db.store import EpisodeRow, Store
+from games.base import Level
+
+EnvFactory = Callable[[Task], Env]
+
+
+@dataclass
+class RunRequest:
+    """Episodes to play: every level, ``repeat`` times, with fresh players from the factory."""
+
+    tasks: Sequence[Task]
+    make_player: Callable[[Task, int], Player]
+    setting: Setting
+    budget: Budget
+    repeat: int = 1
+    seed: int = 0
+    concurrency: int = 1
+    study: str | None = None
+    make_env: EnvFactory = field(default=make_env)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def episode_seed(base: int, repeat_index: int) -> int:
+    """Seed of the r-th repeat: distinct per repeat, reproducible from the base seed."""
+    return base + repeat_index
+
+
+async def run_many(request: RunRequest, recorder: Recorder,
+                   listeners: Sequence[Listener] = (),
+                   on_result: Callable[[EpisodeResult], None] | None = None
+                   ) -> list[EpisodeResult]:
+    """Play every (task, repeat) pair, at most ``concurrency`` at a time, in a stable order."""
+    jobs = [(task, r) for task in request.tasks for r in range(request.repeat)]
+    gate = asyncio.Semaphore(max(1, request.concurrency))
+    results: list[EpisodeResult | None] = [None] * len(jobs)
+
+    async def one(i: int, task: Task, r: int) -> None:
+        async with gate:
+            env = request.make_env(task)
+            try:
+                episode = Episode(env, request.make_player(task, r), task,
+                                  setting=request.setting, budget=request.budget,
+                                  recorder=recorder, seed=episode_seed(request.seed, r),
+                                  study=request.study, listeners=listeners, meta=request.meta)
+                results[i] = await episode.run()
+            finally:
+                await env.close()
+            if on_result is not None:
+                on_result(results[i])
+
+    await _gather_all([one(i, t, r) for i, (t, r) in enumerate(jobs)])
+    return [r for r in results if r is not None]
+
+
+async def _gather_all(coros: Sequence[Awaitable[None]]) -> None:
+    """Run all; on cancellation cancel the rest and wait for them to record their state."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+def task_of(row: EpisodeRow) -> Task:
+    """The task a recorded episode played, rebuilt from the database."""
+    t = row.task
+    level = Level(t.game, t.level_text, t.level_number, t.title, dict(t.meta or {}))
+    return Task(t.game, level, dict(row.episode.rules or {}), t.source)
+
+
+def records_of(steps: Sequence[Any]) -> list[StepRecord]:
+    """Database step rows as loop records."""
+    return [StepRecord(
+        index=s.index, decision=s.decision, action=s.action, raw=s.raw, valid=s.valid,
+        invalid_kind=s.invalid_kind, invalid_reason=s.invalid_reason, changed=s.changed,
+        reward=s.reward, state_hash=s.state_hash, think_ms=s.think_ms,
+        prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
+        latency_ms=s.latency_ms, info=dict(s.info or {})) for s in steps]
+
+
+class NotResumable(RuntimeError):
+    pass
+
+
+async def resume_episode(store: Store, episode_id: int, player: Player, recorder: Recorder,
+                         listeners: Sequence[Listener] = (),
+                         env_factory: EnvFactory = make_env) -> EpisodeResult:
+    """Continue an interrupted (or errored) episode from its last recorded step."""
+    store.mark_interrupted(is_alive)
+    row = store.episode(episode_id)
+    ep = row.episode
+    if ep.status not in ("interrupted", "error"):
+        raise NotResumable(f"episode {episode_id} is {ep.status}; only interrupted or failed "
+                           "episodes can be resumed")
+    task = task_of(row)
+    setting = get_setting(ep.setting or "default", task.game)
+    env = env_factory(task)
+    try:
+        episode = Episode(env, player, task, setting=setting,
+                          budget=Budget.from_dict(ep.budget), recorder=recorder, seed=ep.seed,
+                          listeners=listeners)
+        return await episode.resume(episode_id, records_of(store.steps(episode_id)))
+    finally:
+        await env.close()

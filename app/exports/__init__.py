@@ -1,0 +1,1 @@
+"""Portable files made from the database: trajectories, score tables, training data."""

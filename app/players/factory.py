@@ -1,0 +1,42 @@
+"""Turning a ``--player`` text into players: ``solver``, ``random``, ``random-legal``, ``idle``,
+``replay:ID`` (and ``model:NAME`` once model profiles exist)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from app.core.player import Player
+from app.core.runs import records_of
+from app.core.task import Task
+from app.players.scripted import IdlePlayer, RandomPlayer, ReplayPlayer, SolverPlayer
+from db.store import Store
+
+PlayerFactory = Callable[[Task, int], Player]
+
+SCRIPTED = ("solver", "random", "random-legal", "idle", "replay:ID")
+
+
+class UnknownPlayer(ValueError):
+    pass
+
+
+def player_factory(spec: str, store: Store | None = None) -> PlayerFactory:
+    """A factory making a fresh player per episode for ``spec``."""
+    if spec == "solver":
+        return lambda task, r: SolverPlayer()
+    if spec == "random":
+        return lambda task, r: RandomPlayer()
+    if spec == "random-legal":
+        return lambda task, r: RandomPlayer(legal_only=True)
+    if spec == "idle":
+        return lambda task, r: IdlePlayer()
+    if spec.startswith("replay:"):
+        ref = spec.split(":", 1)[1]
+        if not ref.isdigit():
+            raise UnknownPlayer(f"replay needs an episode id, e.g. replay:12 (got {spec!r})")
+        if store is None:
+            raise UnknownPlayer("replay needs a database")
+        steps = records_of(store.steps(int(ref)))
+        store.episode(int(ref))  # raises NotFound for an unknown id
+        return lambda task, r: ReplayPlayer(steps, int(ref))
+    raise UnknownPlayer(f"unknown player {spec!r} (valid: {', '.join(SCRIPTED)})")

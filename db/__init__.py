@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, engine set-up with migrations, and the repositories."""

@@ -1,0 +1,152 @@
+"""Opening a PlayBench database: URL choice, SQLite pragmas, schema checks and migrations.
+
+Any SQLAlchemy URL works; SQLite files get WAL journaling (readers never block the writer),
+foreign keys, a busy timeout for a second process, and ``synchronous=NORMAL`` - in WAL mode a
+committed transaction survives a killed process, which is the crash the recorder must survive;
+``PLAYBENCH_SQLITE_SYNC=FULL`` buys safety against power loss too at the cost of an fsync per step.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.orm import sessionmaker
+
+VERSION_TABLE = "playbench_schema"
+ENV_VAR = "PLAYBENCH_DB"
+_MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class DatabaseProblem(RuntimeError):
+    """The database cannot be used; the message says which one and why."""
+
+
+def default_url() -> str:
+    """A SQLite file in the user's data directory (created on first use)."""
+    directory = Path(platformdirs.user_data_dir("playbench", appauthor=False))
+    return f"sqlite:///{directory / 'playbench.sqlite3'}"
+
+
+def choose_url(explicit: str | None = None) -> str:
+    """``--db`` first, then ``PLAYBENCH_DB``, then the default file."""
+    return explicit or os.environ.get(ENV_VAR) or default_url()
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    sync = os.environ.get("PLAYBENCH_SQLITE_SYNC", "NORMAL").upper()
+    if sync not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+        sync = "NORMAL"
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA busy_timeout=15000")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute(f"PRAGMA synchronous={sync}")
+    cur.close()
+
+
+def _alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    return cfg
+
+
+def head_revision() -> str:
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; for SQLite files the parent directory must exist."""
+    u = sa.engine.make_url(url)
+    if u.get_backend_name() == "sqlite":
+        if u.database and u.database != ":memory:":
+            parent = Path(u.database).expanduser().parent
+            if not parent.exists():
+                if url == default_url():
+                    parent.mkdir(parents=True, exist_ok=True)
+                else:
+                    raise DatabaseProblem(f"{u.database}: directory {parent} does not exist")
+        engine = sa.create_engine(url, connect_args={"timeout": 15})
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _describe(url: str) -> str:
+    u = sa.engine.make_url(url)
+    return u.database if u.get_backend_name() == "sqlite" else u.render_as_string(hide_password=True)
+
+
+def check_and_migrate(engine: Engine, url: str) -> str:
+    """Refuse databases that are not PlayBench's (or newer than this program), then bring
+    the schema to the newest revision. Returns the revision now in place."""
+    where = _describe(url)
+    script = ScriptDirectory.from_config(_alembic_config())
+    known = {rev.revision for rev in script.walk_revisions()}
+    try:
+        with engine.connect() as conn:
+            tables = set(sa.inspect(conn).get_table_names())
+            current = MigrationContext.configure(
+                conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
+    except (DatabaseError, OperationalError) as err:
+        reason = str(getattr(err, "orig", err)) or type(err).__name__
+        raise DatabaseProblem(f"{where}: cannot open the database ({reason})") from None
+    if tables and VERSION_TABLE not in tables:
+        shown = ", ".join(sorted(tables)[:5])
+        raise DatabaseProblem(
+            f"{where}: not a PlayBench database (it has other tables: {shown}); "
+            "choose another file with --db or PLAYBENCH_DB")
+    if current is not None and current not in known:
+        raise DatabaseProblem(
+            f"{where}: written by a newer PlayBench (schema revision {current}); "
+            "upgrade PlayBench to open it")
+    head = script.get_current_head()
+    if current != head:
+        cfg = _alembic_config()
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    return head
+
+
+@dataclass
+class Database:
+    """An open, migrated database and its session factory."""
+
+    url: str
+    engine: Engine
+    sessions: sessionmaker
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
+    """Open (and, unless told otherwise, migrate) the database named by ``url``."""
+    url = choose_url(url)
+    try:
+        engine = make_engine(url)
+    except sa.exc.ArgumentError as err:
+        raise DatabaseProblem(f"bad database URL {url!r}: {err}") from None
+    except ModuleNotFoundError as err:
+        raise DatabaseProblem(f"no driver for {url!r}: {err}") from None
+    if migrate:
+        try:
+            check_and_migrate(engine, url)
+        except Exception:
+            engine.dispose()
+            raise
+    return Database(url, engine, sessionmaker(engine, expire_on_commit=False))

@@ -1,0 +1,221 @@
+"""Reading and writing PlayBench records: the only place that knows the tables.
+
+Each write is one short transaction. ``add_step`` commits the step, its frame and the episode's
+step count together, so after it returns the step survives a killed process.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from db.engine import Database
+from db.models import Episode, Frame, Participant, Score, Step, Study, Task, utcnow
+
+
+FrameData = tuple[str, int, int, "bytes | None"]
+"""(pixel hash, width, height, PNG bytes or None when already stored)."""
+
+
+class NotFound(LookupError):
+    """No such record; the message names what was asked for."""
+
+
+def new_uid() -> str:
+    return str(uuid.uuid4())
+
+
+@dataclass(frozen=True)
+class EpisodeRow:
+    """An episode with the names a listing needs."""
+
+    episode: Episode
+    task: Task
+    participant: Participant
+    scores: dict[str, float | None]
+
+
+class Store:
+    """Repository over an open :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- participants, tasks, studies ------------------------------------------------------
+
+    def participant(self, kind: str, name: str, details: dict[str, Any] | None = None) -> int:
+        """Id of the participant (kind, name), created on first use; details are updated."""
+        with self.db.sessions.begin() as s:
+            row = s.scalar(sa.select(Participant).where(
+                Participant.kind == kind, Participant.name == name))
+            if row is None:
+                row = Participant(uid=new_uid(), kind=kind, name=name, details=details or {})
+                s.add(row)
+                s.flush()
+            elif details is not None and details != row.details:
+                row.details = details
+            return row.id
+
+    def task(self, game: str, level_hash: str, level_text: str, *, number: int = 1,
+             title: str = "", source: str = "", meta: dict[str, Any] | None = None) -> int:
+        """Id of the task for this level content, created on first use."""
+        with self.db.sessions.begin() as s:
+            row = s.scalar(sa.select(Task).where(Task.game == game, Task.level_hash == level_hash))
+            if row is None:
+                row = Task(game=game, level_hash=level_hash, level_text=level_text,
+                           level_number=number, title=title, source=source, meta=meta or {})
+                s.add(row)
+                s.flush()
+            return row.id
+
+    def study_id(self, name: str) -> int:
+        with self.db.sessions() as s:
+            sid = s.scalar(sa.select(Study.id).where(Study.name == name))
+        if sid is None:
+            raise NotFound(f"no study named {name!r}")
+        return sid
+
+    # -- frames -----------------------------------------------------------------------------
+
+    def _insert_ignore(self, table):
+        if self.db.engine.dialect.name == "postgresql":
+            return postgresql.insert(table).on_conflict_do_nothing()
+        if self.db.engine.dialect.name == "sqlite":
+            return sqlite.insert(table).on_conflict_do_nothing()
+        return sa.insert(table).prefix_with("IGNORE")
+
+    def _put_frame(self, conn: sa.Connection, frame: FrameData | None) -> str | None:
+        """Store a frame unless it is there already; ``png`` None means the caller knows it is."""
+        if frame is None:
+            return None
+        digest, width, height, png = frame
+        if png is not None:
+            conn.execute(self._insert_ignore(Frame.__table__).values(
+                hash=digest, width=width, height=height, png=png))
+        return digest
+
+    def frame_png(self, digest: str) -> bytes:
+        with self.db.engine.connect() as conn:
+            png = conn.scalar(sa.select(Frame.png).where(Frame.hash == digest))
+        if png is None:
+            raise NotFound(f"no frame {digest}")
+        return png
+
+    # -- episodes and steps -----------------------------------------------------------------
+
+    def begin_episode(self, *, participant_id: int, task_id: int, setting: str, player: str,
+                      budget: dict[str, Any], rules: dict[str, Any], seed: int, owner: str,
+                      start_state: str, start_frame: FrameData | None,
+                      study_id: int | None = None, meta: dict[str, Any] | None = None) -> int:
+        with self.db.engine.begin() as conn:
+            frame = self._put_frame(conn, start_frame)
+            result = conn.execute(sa.insert(Episode.__table__).values(
+                uid=new_uid(), participant_id=participant_id, task_id=task_id,
+                study_id=study_id, setting=setting, player=player, budget=budget, rules=rules,
+                seed=seed, status="running", n_steps=0, owner=owner, start_frame=frame,
+                start_state=start_state, started=utcnow(), meta=meta or {}))
+            return int(result.inserted_primary_key[0])
+
+    def add_step(self, episode_id: int, step: dict[str, Any],
+                 frame: FrameData | None) -> None:
+        """Commit one step (and its frame) before returning."""
+        with self.db.engine.begin() as conn:
+            digest = self._put_frame(conn, frame)
+            conn.execute(sa.insert(Step.__table__).values(
+                episode_id=episode_id, frame=digest, created=utcnow(), **step))
+            conn.execute(sa.update(Episode.__table__).where(Episode.id == episode_id)
+                         .values(n_steps=step["index"] + 1))
+
+    def set_owner(self, episode_id: int, owner: str) -> None:
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.update(Episode.__table__).where(Episode.id == episode_id)
+                         .values(owner=owner, status="running", end_reason=None, ended=None))
+
+    def finish_episode(self, episode_id: int, *, status: str, end_reason: str | None,
+                       scores: dict[str, float | None]) -> None:
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.delete(Score.__table__).where(Score.episode_id == episode_id))
+            if scores:
+                conn.execute(sa.insert(Score.__table__), [
+                    {"episode_id": episode_id, "name": k, "value": v} for k, v in scores.items()])
+            conn.execute(sa.update(Episode.__table__).where(Episode.id == episode_id).values(
+                status=status, end_reason=end_reason, ended=utcnow()))
+
+    def mark_interrupted(self, is_alive) -> list[int]:
+        """Episodes left ``running`` by a process that is gone become ``interrupted``.
+
+        ``is_alive(owner)`` answers for owners on this machine; others are left alone."""
+        with self.db.engine.begin() as conn:
+            rows = conn.execute(sa.select(Episode.id, Episode.owner)
+                                .where(Episode.status == "running")).all()
+            dead = [r.id for r in rows if is_alive(r.owner) is False]
+            if dead:
+                conn.execute(sa.update(Episode.__table__).where(Episode.id.in_(dead)).values(
+                    status="interrupted", end_reason="interrupted", ended=utcnow()))
+        return dead
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def episode(self, episode_id: int) -> EpisodeRow:
+        with self.db.sessions() as s:
+            row = s.execute(
+                sa.select(Episode, Task, Participant)
+                .join(Task, Task.id == Episode.task_id)
+                .join(Participant, Participant.id == Episode.participant_id)
+                .where(Episode.id == episode_id)).first()
+            if row is None:
+                raise NotFound(f"no episode with id {episode_id}")
+            scores = dict(s.execute(sa.select(Score.name, Score.value)
+                                    .where(Score.episode_id == episode_id)).all())
+            return EpisodeRow(row[0], row[1], row[2], scores)
+
+    def steps(self, episode_id: int) -> list[Step]:
+        with self.db.sessions() as s:
+            return list(s.scalars(sa.select(Step).where(Step.episode_id == episode_id)
+                                  .order_by(Step.index)))
+
+    def episodes(self, *, limit: int | None = None, ids: Sequence[int] | None = None,
+                 newest_first: bool = True) -> list[EpisodeRow]:
+        with self.db.sessions() as s:
+            q = (sa.select(Episode, Task, Participant)
+                 .join(Task, Task.id == Episode.task_id)
+                 .join(Participant, Participant.id == Episode.participant_id))
+            if ids is not None:
+                q = q.where(Episode.id.in_(list(ids)))
+            q = q.order_by(Episode.id.desc() if newest_first else Episode.id)
+            if limit is not None:
+                q = q.limit(limit)
+            rows = s.execute(q).all()
+            score_rows = s.execute(sa.select(Score.episode_id, Score.name, Score.value).where(
+                Score.episode_id.in_([r[0].id for r in rows]))).all() if rows else []
+        by_episode: dict[int, dict[str, float | None]] = {}
+        for eid, name, value in score_rows:
+            by_episode.setdefault(eid, {})[name] = value
+        return [EpisodeRow(e, t, p, by_episode.get(e.id, {})) for e, t, p in rows]
+
+    def all_episode_ids(self) -> list[int]:
+        with self.db.engine.connect() as conn:
+            return list(conn.scalars(sa.select(Episode.id).order_by(Episode.id)))
+
+    def frames(self, digests: Iterable[str]) -> dict[str, bytes]:
+        wanted = sorted(set(d for d in digests if d))
+        out: dict[str, bytes] = {}
+        with self.db.engine.connect() as conn:
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i:i + 500]
+                out.update(conn.execute(sa.select(Frame.hash, Frame.png)
+                                        .where(Frame.hash.in_(chunk))).all())
+        return out
+
+    def session(self) -> Session:
+        return self.db.sessions()
+
+
+def iso(dt: datetime | None) -> str | None:
+    return None if dt is None else dt.isoformat()

@@ -1,0 +1,32 @@
+"""Tower of Hanoi: four rods, move every disk onto rod D (ING-VP, see puzzles.md)."""
+
+from games.base import GameSpec, RuleOption
+from games.hanoi.formats import INGVP, PACK
+from games.hanoi.generator import generate
+from games.hanoi.render import make_renderer
+from games.hanoi.rules import DEFAULT_ORDER, ORDERS, HanoiRules
+from games.hanoi.solver import solve
+
+DISK_ORDER = RuleOption(
+    name="disk_order",
+    choices=ORDERS,
+    default=DEFAULT_ORDER,
+    help="Which end of the alphabet is the big disk. a-smallest: a < b < c < d < e, as ING-VP's "
+         "paper tells the player; a-largest: a is the biggest, as ING-VP's code and level files "
+         "assume.",
+)
+
+SPEC = GameSpec(
+    name="hanoi",
+    title="Tower of Hanoi",
+    make_rules=lambda options: HanoiRules(options.get("disk_order", DEFAULT_ORDER)),
+    make_renderer=make_renderer,
+    solve=solve,
+    formats={"pack": PACK, "ingvp": INGVP},
+    generate=generate,
+    completion_unit=12.5,
+    move_help="Two rod letters, from then to: AD lifts the top disk of rod A onto rod D "
+              "(never onto a smaller disk); get every disk onto D.",
+    options=(DISK_ORDER,),
+    default_format="pack",
+)

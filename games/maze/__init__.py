@@ -1,0 +1,22 @@
+"""Maze: walk the agent from its start cell to the exit (ING-VP, see puzzles.md)."""
+
+from games.base import GameSpec
+from games.maze.formats import INGVP, PACK
+from games.maze.generator import generate
+from games.maze.render import make_renderer
+from games.maze.rules import MazeRules
+from games.maze.solver import solve
+
+SPEC = GameSpec(
+    name="maze",
+    title="Maze",
+    make_rules=lambda options: MazeRules(),
+    make_renderer=make_renderer,
+    solve=solve,
+    formats={"pack": PACK, "ingvp": INGVP},
+    generate=generate,
+    completion_unit=12.5,
+    move_help="One letter per step: L, R, U or D (Left, Right, Up, Down also work); "
+              "walls stop you, reach the exit X.",
+    default_format="pack",
+)

@@ -1,0 +1,159 @@
+"""Maze level files: ING-VP's ``; N`` blocks and our pack, the same blocks with metadata lines.
+
+Layout, line by line:
+- ``; N`` starts level N (ING-VP numbers its mazes this way, see ../shared/reference/puzzles.md);
+- rows of ``+``, space, ``S`` and ``X`` are the board;
+- ``Key: value`` lines right after a board belong to it (``Title:``, ``Optimal:``,
+  ``Solution:``, anything else is kept as text meta);
+- other lines starting with ``;`` are comments, kept as the next level's ``comment`` meta;
+- blank lines separate levels. A level without a header takes the number after the last one.
+
+Any other line is read as a board row, so a stray word shows up as an error with its file and
+line rather than being skipped. What :func:`dump` writes loads back to equal levels and is written
+back byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from games.base import Level, LevelError, LevelFormat
+from games.maze.rules import encode, parse_board
+
+_HEADER = re.compile(r"^;\s*(\d+)\s*$")
+_KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_ -]{0,30}):\s?(.*)$")
+_INT_KEYS = {"optimal"}
+_KEY_ORDER = ("optimal", "solution")
+
+
+@dataclass
+class _Pending:
+    number: int
+    first_line: int
+    rows: list[str] = field(default_factory=list)
+    title: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+    in_keys: bool = False
+
+
+def _key_name(raw: str) -> str:
+    return raw.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def load(text: str, source: str = "<text>") -> list[Level]:
+    """Every maze in ``text``; errors name ``source``, the line and the level."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    levels: list[Level] = []
+    current: _Pending | None = None
+    header: tuple[int, int] | None = None  # (number, line) of a header still waiting for a board
+    comments: list[str] = []
+
+    def finish() -> None:
+        nonlocal current
+        if current is None:
+            return
+        try:
+            state = parse_board("\n".join(current.rows))
+        except LevelError as err:
+            raise err.located(source=source, line_offset=current.first_line - 1,
+                              level=current.number) from None
+        levels.append(Level("maze", encode(state), current.number, current.title, current.meta))
+        current = None
+
+    for i, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if not stripped:
+            finish()
+        elif m := _HEADER.match(stripped):
+            finish()
+            header = (int(m.group(1)), i)
+        elif stripped.startswith(";"):
+            finish()
+            comments.append(stripped[1:].strip())
+        elif m := _KEY.match(stripped):
+            if current is None:
+                raise LevelError(f"'{m.group(1)}:' line has no board above it", source=source,
+                                 line=i, level=header[0] if header else None)
+            key, value = _key_name(m.group(1)), m.group(2).strip()
+            if key == "title":
+                current.title = value
+            elif key in _INT_KEYS:
+                if not value.isdigit():
+                    raise LevelError(f"{m.group(1)} must be a whole number, got {value!r}",
+                                     source=source, line=i, level=current.number)
+                current.meta[key] = int(value)
+            else:
+                current.meta[key] = value
+            current.in_keys = True
+        else:
+            if current is not None and current.in_keys:
+                finish()
+            if current is None:
+                number = header[0] if header else (levels[-1].number + 1 if levels else 1)
+                current = _Pending(number, i)
+                if comments:
+                    current.meta["comment"] = "\n".join(comments)
+                header, comments = None, []
+            current.rows.append(raw.rstrip())
+    finish()
+    if header is not None:
+        raise LevelError("level header has no board after it", source=source, line=header[1],
+                         level=header[0])
+    if not levels:
+        raise LevelError("no maze found (rows of '+', ' ', 'S' and 'X')", source=source)
+    seen: set[int] = set()
+    for lv in levels:
+        if lv.number in seen:
+            raise LevelError(f"level number {lv.number} appears twice", source=source,
+                             level=lv.number)
+        seen.add(lv.number)
+    return levels
+
+
+def dump(levels: Sequence[Level]) -> str:
+    """Our pack: comments, ``; N``, the board, ``Title:`` and metadata lines, a blank line."""
+    out: list[str] = []
+    for lv in levels:
+        comment = str(lv.meta.get("comment", ""))
+        for c in comment.split("\n") if comment else []:
+            out.append(f"; {c}" if c else ";")
+        out.append(f"; {lv.number}")
+        out.append(lv.text)
+        if lv.title:
+            out.append(f"Title: {lv.title}")
+        keys = [k for k in _KEY_ORDER if k in lv.meta]
+        keys += sorted(k for k in lv.meta if k not in _KEY_ORDER and k != "comment")
+        for k in keys:
+            out.append(f"{k.replace('_', ' ').capitalize()}: {lv.meta[k]}")
+        out.append("")
+    return "\n".join(out)
+
+
+def dump_ingvp(levels: Sequence[Level]) -> str:
+    """ING-VP's layout: a ``; N`` line before each board and nothing else."""
+    out: list[str] = []
+    for lv in levels:
+        out += [f"; {lv.number}", lv.text, ""]
+    return "\n".join(out)
+
+
+def _is_row(line: str) -> bool:
+    return bool(line.strip()) and set(line.rstrip()) <= {"+", " ", "S", "X"}
+
+
+def sniff(text: str) -> bool:
+    """Some line is made of maze characters only and holds a wall."""
+    return any(_is_row(ln) and "+" in ln for ln in text.splitlines()[:400])
+
+
+def sniff_ingvp(text: str) -> bool:
+    """ING-VP files hold only ``; N`` headers and board rows."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return bool(lines) and any("+" in ln for ln in lines) and all(
+        _HEADER.match(ln.strip()) or _is_row(ln) for ln in lines)
+
+
+PACK = LevelFormat("pack", (".txt", ".maze"), load, dump, sniff)
+INGVP = LevelFormat("ingvp", (".txt",), load, dump_ingvp, sniff_ingvp)

@@ -1,0 +1,79 @@
+"""Maze frames drawn with pygame, no display needed.
+
+ING-VP's image prompts (../shared/reference/puzzles.md) tell the player that black is wall, white
+is floor, the red area is the agent and the green area is the exit, with 30 px cells. We keep all
+four meanings and the cell size; floor cells get a faint outline so cells can be counted, and the
+agent is an inset rounded red square so it stays visible when it stands on the green exit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+import pygame
+
+from games.maze.rules import MazeBoard, MazeState
+from games.render import surface, to_array
+
+WALL = (20, 22, 28)
+FLOOR = (255, 255, 255)
+FLOOR_LINE = (226, 229, 235)
+EXIT = (38, 176, 84)
+EXIT_EDGE = (22, 120, 56)
+AGENT = (222, 44, 44)
+AGENT_EDGE = (150, 20, 20)
+
+
+class MazeRenderer:
+    """Draws states of any maze; the walls, floor and exit of the last board are cached."""
+
+    def __init__(self, cell: int = 30) -> None:
+        if cell < 4:
+            raise ValueError(f"cell size must be at least 4 px, got {cell}")
+        self.cell = cell
+        self._board: MazeBoard | None = None
+        self._background: pygame.Surface | None = None
+        self._agent = self._agent_sprite(cell)
+
+    @staticmethod
+    def _agent_sprite(c: int) -> pygame.Surface:
+        """A rounded red square, drawn four times larger and scaled down for smooth edges."""
+        k = 4
+        big = pygame.Surface((c * k, c * k), pygame.SRCALPHA)
+        m = max(2, c // 8) * k
+        rect = (m, m, c * k - 2 * m, c * k - 2 * m)
+        radius = max(2, c // 5) * k
+        pygame.draw.rect(big, AGENT_EDGE, rect, border_radius=radius)
+        edge = max(1, c // 15) * k
+        inner = (m + edge, m + edge, c * k - 2 * (m + edge), c * k - 2 * (m + edge))
+        pygame.draw.rect(big, AGENT, inner, border_radius=max(1, radius - edge))
+        return pygame.transform.smoothscale(big, (c, c))
+
+    def _background_for(self, board: MazeBoard) -> pygame.Surface:
+        if self._background is not None and self._board == board:
+            return self._background
+        c = self.cell
+        bg = surface(board.width * c, board.height * c, WALL)
+        for pos in range(board.width * board.height):
+            if pos in board.walls:
+                continue
+            y, x = divmod(pos, board.width)
+            pygame.draw.rect(bg, FLOOR, (x * c, y * c, c, c))
+            pygame.draw.rect(bg, FLOOR_LINE, (x * c, y * c, c, c), 1)
+        ey, ex = divmod(board.exit, board.width)
+        pygame.draw.rect(bg, EXIT, (ex * c, ey * c, c, c))
+        pygame.draw.rect(bg, EXIT_EDGE, (ex * c, ey * c, c, c), max(1, c // 15))
+        self._board, self._background = board, bg
+        return bg
+
+    def render(self, state: MazeState) -> np.ndarray:
+        frame = self._background_for(state.board).copy()
+        y, x = divmod(state.pos, state.board.width)
+        frame.blit(self._agent, (x * self.cell, y * self.cell))
+        return to_array(frame)
+
+
+def make_renderer(rules: Any, options: Mapping[str, Any]) -> MazeRenderer:
+    """Options: ``cell`` (pixels per cell, default 30 as in ING-VP)."""
+    return MazeRenderer(cell=int(options.get("cell", 30)))

@@ -1,0 +1,23 @@
+"""8-queens: complete eight non-attacking queens around a pre-placed first queen (ING-VP, see
+/work/shared/reference/puzzles.md)."""
+
+from games.base import GameSpec
+from games.queens.formats import INGVP, PACK
+from games.queens.generator import generate
+from games.queens.render import make_renderer
+from games.queens.rules import QueensRules
+from games.queens.solver import solve
+
+SPEC = GameSpec(
+    name="queens",
+    title="8-queens",
+    make_rules=lambda options: QueensRules(),
+    make_renderer=make_renderer,
+    solve=solve,
+    formats={"pack": PACK, "ingvp": INGVP},
+    generate=generate,
+    completion_unit=14.3,
+    move_help="[row, col] puts a queen on that square (0-7, row 0 at the top), e.g. [3, 5]; "
+              "a square another queen attacks is refused and queens never move.",
+    default_format="pack",
+)

@@ -1,0 +1,175 @@
+"""Sudoku level files: ING-VP's JSON lines and our own pack, also JSON lines.
+
+ING-VP (/work/shared/reference/puzzles.md) writes one puzzle per line:
+``{"level": 2, "position": "<81 digits>", "solutions": "<81 digits>", "clue_numbers": 71}``.
+Our pack keeps titles and metadata:
+``{"number": 1, "title": "...", "board": "<81 digits>", "optimal": 10, "solution": "<81 digits>"}``
+followed by any other metadata keys in alphabetical order.
+
+Every puzzle read is checked in full (81 digits, no clashing givens, exactly one solution, a
+stored solution that is that solution); problems raise :class:`LevelError` naming the file,
+the line and the level. Blank lines are skipped. What we write reads back to equal levels, and
+a file we wrote is written back byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator, Sequence
+
+from games.base import Level, LevelError, LevelFormat
+from games.sudoku import grid as G
+from games.sudoku.rules import check_puzzle
+
+_FIRST_KEYS = ("optimal", "solution")
+
+
+def records(text: str, source: str, number_key: str) -> Iterator[tuple[int, int | str, dict]]:
+    """(line number, level number, object) for each non-blank line of a JSON-lines file.
+
+    The level number is the record's ``number_key`` when it is a positive integer, else its
+    position in the file; a bad line raises :class:`LevelError` naming it.
+    """
+    count = 0
+    for no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        count += 1
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            msg = f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError) \
+                else str(err)
+            raise LevelError(f"not valid JSON ({msg})", source=source, line=no,
+                             level=count) from None
+        if not isinstance(obj, dict):
+            raise LevelError("each line must be a JSON object", source=source, line=no,
+                             level=count)
+        number = obj.get(number_key, count)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise LevelError(f"{number_key!r} must be a positive whole number, got {number!r}",
+                             source=source, line=no, level=count)
+        yield no, number, obj
+
+
+def check_numbers(levels: Sequence[Level], source: str) -> None:
+    """Refuse an empty file or a level number used twice."""
+    if not levels:
+        raise LevelError("no levels found", source=source)
+    seen: set[int] = set()
+    for lv in levels:
+        if lv.number in seen:
+            raise LevelError(f"level number {lv.number} appears twice", source=source,
+                             level=lv.number)
+        seen.add(lv.number)
+
+
+def _field(obj: dict, key: str, kinds: tuple[type, ...], where: dict) -> Any:
+    if key not in obj:
+        raise LevelError(f"missing field {key!r}", **where)
+    value = obj[key]
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise LevelError(f"field {key!r} has the wrong type ({type(value).__name__})", **where)
+    return value
+
+
+def _checked(puzzle: str, solution: str | None, where: dict) -> tuple[str, str]:
+    try:
+        found = check_puzzle(puzzle, solution)
+    except LevelError as err:
+        raise LevelError(err.reason, **where) from None
+    return G.normalise(puzzle), found
+
+
+def load_pack(text: str, source: str = "<text>") -> list[Level]:
+    """Levels of our pack format (see the module docstring)."""
+    levels = []
+    for no, number, obj in records(text, source, "number"):
+        where = {"source": source, "line": no, "level": number}
+        board = _field(obj, "board", (str,), where)
+        solution = obj.get("solution")
+        if solution is not None and not isinstance(solution, str):
+            raise LevelError("field 'solution' must be an 81-digit string", **where)
+        puzzle, solution = _checked(board, solution, where)
+        blanks = puzzle.count("0")
+        optimal = obj.get("optimal", blanks)
+        if optimal != blanks:
+            raise LevelError(f"optimal is {optimal!r} but the puzzle has {blanks} blanks", **where)
+        title = obj.get("title", "")
+        if not isinstance(title, str):
+            raise LevelError("field 'title' must be a string", **where)
+        meta = {"optimal": blanks, "solution": solution}
+        meta.update((k, v) for k, v in obj.items()
+                    if k not in ("number", "title", "board", "optimal", "solution"))
+        levels.append(Level("sudoku", puzzle, number, title, meta))
+    check_numbers(levels, source)
+    return levels
+
+
+def dump_pack(levels: Sequence[Level]) -> str:
+    out = []
+    for lv in levels:
+        rec: dict[str, Any] = {"number": lv.number, "title": lv.title, "board": lv.text}
+        rec.update((k, lv.meta[k]) for k in _FIRST_KEYS if k in lv.meta)
+        rec.update((k, lv.meta[k]) for k in sorted(lv.meta) if k not in _FIRST_KEYS)
+        out.append(json.dumps(rec, ensure_ascii=False))
+    return "".join(line + "\n" for line in out)
+
+
+def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
+    """Levels of an ING-VP Sudoku file; ``solutions`` and ``clue_numbers`` are checked when
+    present (the solution is computed when absent, since it is unique)."""
+    levels = []
+    for no, number, obj in records(text, source, "level"):
+        where = {"source": source, "line": no, "level": number}
+        _field(obj, "level", (int,), where)
+        position = _field(obj, "position", (str,), where)
+        solution = obj.get("solutions")
+        if solution is not None and not isinstance(solution, str):
+            raise LevelError("field 'solutions' must be an 81-digit string", **where)
+        puzzle, solution = _checked(position, solution, where)
+        clues = G.CELLS - puzzle.count("0")
+        if "clue_numbers" in obj and obj["clue_numbers"] != clues:
+            raise LevelError(f"clue_numbers is {obj['clue_numbers']!r} but the position has "
+                             f"{clues} clues", **where)
+        levels.append(Level("sudoku", puzzle, number, "",
+                            {"optimal": G.CELLS - clues, "solution": solution, "clues": clues}))
+    check_numbers(levels, source)
+    return levels
+
+
+def dump_ingvp(levels: Sequence[Level]) -> str:
+    """ING-VP's lines; the solution comes from the meta or, failing that, from the solver."""
+    out = []
+    for lv in levels:
+        solution = lv.meta.get("solution") or check_puzzle(lv.text)
+        rec = {"level": lv.number, "position": lv.text, "solutions": solution,
+               "clue_numbers": G.CELLS - lv.text.count("0")}
+        out.append(json.dumps(rec))
+    return "".join(line + "\n" for line in out)
+
+
+def _first_record(text: str) -> dict | None:
+    for line in text.splitlines()[:50]:
+        if line.strip():
+            try:
+                obj = json.loads(line)
+            except (ValueError, RecursionError):
+                return None
+            return obj if isinstance(obj, dict) else None
+    return None
+
+
+def sniff_pack(text: str) -> bool:
+    obj = _first_record(text)
+    return obj is not None and isinstance(obj.get("board"), str) and len(obj["board"]) >= 81
+
+
+def sniff_ingvp(text: str) -> bool:
+    obj = _first_record(text)
+    return (obj is not None and "board" not in obj and isinstance(obj.get("position"), str)
+            and len(obj["position"]) >= 81)
+
+
+PACK = LevelFormat("pack", (".jsonl",), load_pack, dump_pack, sniff_pack)
+INGVP = LevelFormat("ingvp", (".jsonl", ".json", ".txt"), load_ingvp, dump_ingvp, sniff_ingvp)
