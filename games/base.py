@@ -50,11 +50,12 @@ class LevelError(ValueError):
 
     def located(self, *, source: str | None = None, line_offset: int = 0,
                 level: int | str | None = None) -> "LevelError":
-        """The same error placed inside a file: add the file name, shift the line, name the level."""
+        """The same error placed inside a file: add the file name, shift the line (an error
+        about the whole level points at its first line), name the level."""
         return LevelError(
             self.reason,
             source=source or self.source,
-            line=None if self.line is None else self.line + line_offset,
+            line=(self.line or 1) + line_offset,
             level=self.level if self.level is not None else level,
         )
 

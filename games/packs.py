@@ -78,6 +78,8 @@ def detect_format(spec: GameSpec, path: Path, text: str, forced: str | None = No
                 f"unknown level format {forced!r} for {spec.name} "
                 f"(valid: {', '.join(spec.formats)})", source=str(path))
         return forced
+    if not text.strip():
+        raise LevelError("the file is empty", source=str(path))
     candidates = [name for name, fmt in spec.formats.items() if fmt.sniff(text)]
     if not candidates:
         raise LevelError(

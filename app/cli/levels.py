@@ -30,6 +30,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the levels in the game's own format")
     p.add_argument("--no-solve", action="store_true",
                    help="do not compute missing optimal lengths for the table")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                   help="rule option used to solve the levels (e.g. disk_order=a-largest)")
     p.set_defaults(handler=cmd_levels)
 
     s = sub.add_parser("solve", help="print an optimal solution of a level")
@@ -61,23 +63,24 @@ def _generator_params(spec: GameSpec, args: argparse.Namespace) -> dict:
     return params
 
 
-def _optimal(spec: GameSpec, level: Level, solve: bool) -> int | None:
+def _optimal(spec: GameSpec, level: Level, solve: bool, options: dict[str, str]) -> int | None:
     if "optimal" in level.meta:
         return level.meta["optimal"]
     if not solve:
         return None
-    env = BoardEnv(spec)
+    env = BoardEnv(spec, options)
     env.reset(level)
     return env.moves_left()
 
 
-def print_levels(spec: GameSpec, levels: list[Level], solve: bool = True) -> None:
+def print_levels(spec: GameSpec, levels: list[Level], solve: bool = True,
+                 options: dict[str, str] | None = None) -> None:
     extra = list(spec.describe(levels[0]).keys()) if spec.describe and levels else []
     rows = []
     for lv in levels:
         facts = spec.describe(lv) if spec.describe else {}
         rows.append([lv.number, lv.title, *[facts.get(k) for k in extra],
-                     _optimal(spec, lv, solve)])
+                     _optimal(spec, lv, solve, options or {})])
     table(["index", "title", *extra, "optimal"], rows)
 
 
@@ -107,7 +110,12 @@ def cmd_levels(args: argparse.Namespace) -> int:
         packs = list_packs(spec.name)
         print(f"{spec.title} packs: {', '.join(packs) if packs else 'none bundled'}")
         return 0
-    print_levels(spec, levels, solve=not args.no_solve)
+    options = parse_key_values(args.rule, "--rule")
+    try:
+        spec.rule_options(options)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    print_levels(spec, levels, solve=not args.no_solve, options=options)
     if args.out:
         _write(Path(args.out), spec.formats[spec.default_format].dump(levels))
         print(f"wrote {len(levels)} levels to {args.out}")

@@ -1,10 +1,12 @@
 """Tower of Hanoi: four rods, move every disk onto rod D (ING-VP, see puzzles.md)."""
 
-from games.base import GameSpec, RuleOption
+from typing import Any, Mapping
+
+from games.base import GameSpec, Level, LevelError, RuleOption
 from games.hanoi.formats import INGVP, PACK
 from games.hanoi.generator import generate
 from games.hanoi.render import make_renderer
-from games.hanoi.rules import DEFAULT_ORDER, ORDERS, HanoiRules
+from games.hanoi.rules import DEFAULT_ORDER, ORDERS, HanoiRules, fitting_orders, parse_position
 from games.hanoi.solver import solve
 
 DISK_ORDER = RuleOption(
@@ -15,6 +17,18 @@ DISK_ORDER = RuleOption(
          "paper tells the player; a-largest: a is the biggest, as ING-VP's code and level files "
          "assume.",
 )
+
+
+
+def describe(level: Level) -> Mapping[str, Any]:
+    """Disk count and the disk order the position is stacked for (which rule option plays it)."""
+    try:
+        state = parse_position(level.text)
+    except LevelError:
+        return {"disks": None, "disk order": None}
+    orders = fitting_orders(state)
+    return {"disks": state.disks, "disk order": orders[0] if len(orders) == 1 else "either"}
+
 
 SPEC = GameSpec(
     name="hanoi",
@@ -29,4 +43,5 @@ SPEC = GameSpec(
               "(never onto a smaller disk); get every disk onto D.",
     options=(DISK_ORDER,),
     default_format="pack",
+    describe=describe,
 )

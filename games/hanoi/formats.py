@@ -117,7 +117,7 @@ def dump(levels: Sequence[Level]) -> str:
         keys = [k for k in _META_ORDER if k in lv.meta]
         keys += sorted(k for k in lv.meta if k not in _META_ORDER)
         record.update((k, lv.meta[k]) for k in keys)
-        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+        lines.append(json.dumps(record) + "\n")  # ASCII: no stray line separators
     return "".join(lines)
 
 
@@ -131,7 +131,7 @@ def dump_ingvp(levels: Sequence[Level]) -> str:
 
 
 def _first_record(text: str) -> dict[str, Any] | None:
-    for raw in text.splitlines()[:50]:
+    for raw in text.split("\n")[:50]:
         if raw.strip():
             try:
                 obj = json.loads(raw)

@@ -81,8 +81,8 @@ class HanoiRenderer:
             rod = _smooth_rounded(14, BASE_TOP - ROD_TOP + 8, WOOD_LIGHT, WOOD, 7, 2)
             bg.blit(rod, (x - 7, ROD_TOP))
             draw_text_centered(bg, name, (x, BASE_TOP + 66), 64, LABEL)
-        base = _smooth_rounded(WIDTH - 60, 28, WOOD_LIGHT, WOOD, 8, 3)
-        bg.blit(base, (30, BASE_TOP))
+        base = _smooth_rounded(WIDTH - 20, 28, WOOD_LIGHT, WOOD, 8, 3)
+        bg.blit(base, (10, BASE_TOP))
         draw_text_centered(bg, "goal", (self.rod_x(3), BASE_TOP + 108), 28, GOAL)
         return bg
 
@@ -93,7 +93,7 @@ class HanoiRenderer:
         self._disk_h = h = min(50, (BASE_TOP - ROD_TOP - 20) // max(1, disks))
         ranks = sorted(LETTERS[:disks], key=lambda d: size(d, self.order))
         spacing = WIDTH // 4
-        widest, narrowest = spacing - 24, min(64, spacing - 24)
+        widest, narrowest = spacing - 36, min(60, spacing - 36)
         self._sprites = {}
         for rank, disk in enumerate(ranks):
             w = narrowest + round((widest - narrowest) * rank / max(1, disks - 1))

@@ -147,7 +147,7 @@ class HanoiRules:
         try:
             return parse_position(level.text, self.order)
         except LevelError as err:
-            raise err.located(level=level.number) from None
+            raise LevelError(err.reason, line=err.line, level=level.number) from None
 
     def parse_move(self, text: str) -> str:
         word = text.strip().strip("'\"`[](){}").strip()

@@ -1,11 +1,21 @@
 """Maze: walk the agent from its start cell to the exit (ING-VP, see puzzles.md)."""
 
-from games.base import GameSpec
+from typing import Any, Mapping
+
+from games.base import GameSpec, Level
 from games.maze.formats import INGVP, PACK
 from games.maze.generator import generate
 from games.maze.render import make_renderer
 from games.maze.rules import MazeRules
 from games.maze.solver import solve
+
+
+
+def describe(level: Level) -> Mapping[str, Any]:
+    """Grid size for level listings."""
+    rows = level.text.split("\n")
+    return {"size": f"{len(rows[0])}x{len(rows)}"}
+
 
 SPEC = GameSpec(
     name="maze",
@@ -19,4 +29,5 @@ SPEC = GameSpec(
     move_help="One letter per step: L, R, U or D (Left, Right, Up, Down also work); "
               "walls stop you, reach the exit X.",
     default_format="pack",
+    describe=describe,
 )

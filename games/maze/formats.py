@@ -49,6 +49,7 @@ def load(text: str, source: str = "<text>") -> list[Level]:
     current: _Pending | None = None
     header: tuple[int, int] | None = None  # (number, line) of a header still waiting for a board
     comments: list[str] = []
+    lines_of: dict[int, int] = {}  # level number -> line of its first board row
 
     def finish() -> None:
         nonlocal current
@@ -56,9 +57,15 @@ def load(text: str, source: str = "<text>") -> list[Level]:
             return
         try:
             state = parse_board("\n".join(current.rows))
-        except LevelError as err:
-            raise err.located(source=source, line_offset=current.first_line - 1,
-                              level=current.number) from None
+        except LevelError as err:  # an error about the whole board points at its first row
+            raise LevelError(err.reason, source=source,
+                             line=current.first_line - 1 + (err.line or 1),
+                             level=current.number) from None
+        if current.number in lines_of:
+            raise LevelError(f"level number {current.number} appears twice (first at line "
+                             f"{lines_of[current.number]})", source=source,
+                             line=current.first_line, level=current.number)
+        lines_of[current.number] = current.first_line
         levels.append(Level("maze", encode(state), current.number, current.title, current.meta))
         current = None
 
@@ -68,6 +75,9 @@ def load(text: str, source: str = "<text>") -> list[Level]:
             finish()
         elif m := _HEADER.match(stripped):
             finish()
+            if header is not None:
+                raise LevelError("level header has no board after it", source=source,
+                                 line=header[1], level=header[0])
             header = (int(m.group(1)), i)
         elif stripped.startswith(";"):
             finish()
@@ -103,13 +113,12 @@ def load(text: str, source: str = "<text>") -> list[Level]:
                          level=header[0])
     if not levels:
         raise LevelError("no maze found (rows of '+', ' ', 'S' and 'X')", source=source)
-    seen: set[int] = set()
-    for lv in levels:
-        if lv.number in seen:
-            raise LevelError(f"level number {lv.number} appears twice", source=source,
-                             level=lv.number)
-        seen.add(lv.number)
     return levels
+
+
+def _one_line(text: str) -> str:
+    """A title or value fits on its line: line breaks become spaces."""
+    return " ".join(text.splitlines())
 
 
 def dump(levels: Sequence[Level]) -> str:
@@ -122,11 +131,11 @@ def dump(levels: Sequence[Level]) -> str:
         out.append(f"; {lv.number}")
         out.append(lv.text)
         if lv.title:
-            out.append(f"Title: {lv.title}")
+            out.append(f"Title: {_one_line(lv.title)}")
         keys = [k for k in _KEY_ORDER if k in lv.meta]
         keys += sorted(k for k in lv.meta if k not in _KEY_ORDER and k != "comment")
         for k in keys:
-            out.append(f"{k.replace('_', ' ').capitalize()}: {lv.meta[k]}")
+            out.append(f"{k.replace('_', ' ').capitalize()}: {_one_line(str(lv.meta[k]))}")
         out.append("")
     return "\n".join(out)
 

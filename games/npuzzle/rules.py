@@ -51,10 +51,10 @@ def solvable(state: PuzzleState) -> bool:
 
 def grid_from_json(obj: Any, n: int | None = None) -> PuzzleState:
     """Check a decoded board: ``n`` rows of ``n`` whole numbers holding 0..n*n-1 once each, and
-    solvable. ``n`` defaults to the number of rows."""
+    solvable. ``n`` defaults to the longest side given (rows, or tiles in a row)."""
     if not isinstance(obj, list) or not obj:
         raise LevelError(f"a board must be a list of rows, got {obj!r}"[:120])
-    size = n if n is not None else len(obj)
+    size = n if n is not None else max([len(obj)] + [len(r) for r in obj if isinstance(r, list)])
     if not 2 <= size <= MAX_SIZE:
         raise LevelError(f"wrong board size: {size} (2 to {MAX_SIZE})")
     if len(obj) != size:
@@ -117,7 +117,7 @@ class NPuzzleRules:
         try:
             state = parse_board(level.text)
         except LevelError as err:
-            raise err.located(level=level.number) from None
+            raise LevelError(err.reason, line=err.line, level=level.number) from None
         if state.n != self.size:
             raise LevelError(f"wrong board size: {state.n}x{state.n}, these rules play "
                              f"{self.size}x{self.size}", level=level.number)

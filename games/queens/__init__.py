@@ -1,12 +1,22 @@
 """8-queens: complete eight non-attacking queens around a pre-placed first queen (ING-VP, see
 /work/shared/reference/puzzles.md)."""
 
-from games.base import GameSpec
+import json
+from typing import Any, Mapping
+
+from games.base import GameSpec, Level
 from games.queens.formats import INGVP, PACK
 from games.queens.generator import generate
 from games.queens.render import make_renderer
 from games.queens.rules import QueensRules
 from games.queens.solver import solve
+
+
+def describe(level: Level) -> Mapping[str, Any]:
+    """Facts for level listings: the fixed first queen and how many queens stand already."""
+    pairs = json.loads(level.text)
+    return {"first": f"[{pairs[0][0]}, {pairs[0][1]}]", "queens": len(pairs)}
+
 
 SPEC = GameSpec(
     name="queens",
@@ -20,4 +30,5 @@ SPEC = GameSpec(
     move_help="[row, col] puts a queen on that square (0-7, row 0 at the top), e.g. [3, 5]; "
               "a square another queen attacks is refused and queens never move.",
     default_format="pack",
+    describe=describe,
 )

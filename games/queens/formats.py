@@ -28,7 +28,9 @@ def records(text: str, source: str, number_key: str) -> Iterator[tuple[int, int,
     """(line number, level number, object) for each non-blank line; the level number is the
     record's ``number_key`` or else its position among the records."""
     count = 0
-    for no, line in enumerate(text.splitlines(), start=1):
+    # Only "\n" ends a line: str.splitlines would also split at characters such as U+0085
+    # that JSON strings (titles) may hold unescaped.
+    for no, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         count += 1
@@ -157,7 +159,7 @@ def dump_ingvp(levels: Sequence[Level]) -> str:
 
 
 def _first_record(text: str) -> dict | None:
-    for line in text.splitlines()[:50]:
+    for line in text.split("\n")[:50]:
         if line.strip():
             try:
                 obj = json.loads(line)

@@ -191,6 +191,10 @@ class QueensRules:
         return [Square(r, c) for r in range(N) for c in range(N)
                 if attacker(state, Square(r, c)) is None]
 
+    def vocabulary(self, state: QueensState) -> list[Square]:
+        """Every square, legal or not (random baselines draw from this)."""
+        return [Square(r, c) for r in range(N) for c in range(N)]
+
     def is_solved(self, state: QueensState) -> bool:
         qs = state.queens
         return len(qs) == N and not any(

@@ -1,7 +1,9 @@
 """Sudoku: fill the blanks of a 9x9 grid with a unique solution (ING-VP, see
 /work/shared/reference/puzzles.md)."""
 
-from games.base import GameSpec, RuleOption
+from typing import Any, Mapping
+
+from games.base import GameSpec, Level, RuleOption
 from games.sudoku.formats import INGVP, PACK
 from games.sudoku.generator import generate
 from games.sudoku.render import make_renderer
@@ -21,6 +23,13 @@ OPTIONS = (
     ),
 )
 
+
+
+def describe(level: Level) -> Mapping[str, Any]:
+    """Facts for level listings: how many cells are blank."""
+    return {"blanks": level.text.count("0")}
+
+
 SPEC = GameSpec(
     name="sudoku",
     title="Sudoku",
@@ -34,5 +43,6 @@ SPEC = GameSpec(
               'top-left), e.g. {"03": 5}.',
     options=OPTIONS,
     default_format="pack",
+    describe=describe,
     distance=distance,
 )

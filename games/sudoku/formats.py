@@ -31,7 +31,9 @@ def records(text: str, source: str, number_key: str) -> Iterator[tuple[int, int 
     position in the file; a bad line raises :class:`LevelError` naming it.
     """
     count = 0
-    for no, line in enumerate(text.splitlines(), start=1):
+    # Only "\n" ends a line: str.splitlines would also split at characters such as U+0085
+    # that JSON strings (titles) may hold unescaped.
+    for no, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         count += 1
@@ -150,7 +152,7 @@ def dump_ingvp(levels: Sequence[Level]) -> str:
 
 
 def _first_record(text: str) -> dict | None:
-    for line in text.splitlines()[:50]:
+    for line in text.split("\n")[:50]:
         if line.strip():
             try:
                 obj = json.loads(line)

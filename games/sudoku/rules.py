@@ -22,9 +22,9 @@ Rule options, where the sources leave a choice:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import ClassVar, Mapping, NamedTuple
 
-from games.base import Level, LevelError, MoveError, Outcome
+from games.base import Level, LevelError, Outcome
 from games.sudoku import grid as G
 from games.sudoku.moves import Move, format_move, parse_move
 
@@ -88,7 +88,7 @@ class SudokuRules:
 
     wrong_digits: str = "final"
     reveal_correctness: str = "no"
-    game: str = "sudoku"
+    game: ClassVar[str] = "sudoku"
 
     def __post_init__(self) -> None:
         if self.wrong_digits not in WRONG_DIGITS:
@@ -146,6 +146,11 @@ class SudokuRules:
             out.extend(Move(r, c, d) for d in range(1, 10) if str(d) != ch)
         return out
 
+    def vocabulary(self, state: SudokuState) -> list[Move]:
+        """Every move a player may name, legal or not: each cell with each digit (random
+        baselines draw from this)."""
+        return [Move(r, c, d) for r in range(9) for c in range(9) for d in range(1, 10)]
+
     def is_solved(self, state: SudokuState) -> bool:
         return state.grid == state.solution
 
@@ -174,5 +179,5 @@ def distance(rules: SudokuRules, state: SudokuState, limit: int | None = None) -
     return None if limit is not None and n > limit else n
 
 
-__all__ = ["Move", "MoveError", "SudokuRules", "SudokuState", "check_puzzle", "distance",
+__all__ = ["Move", "SudokuRules", "SudokuState", "check_puzzle", "distance",
            "differing_cells"]

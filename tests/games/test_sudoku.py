@@ -31,12 +31,8 @@ def naive_count(grid: str, limit: int = 2) -> int:
     def ok(i: int, d: str) -> bool:
         r, c = divmod(i, 9)
         br, bc = r // 3 * 3, c // 3 * 3
-        for k in range(9):
-            if cells[r * 9 + k] == d or cells[k * 9 + c] == d:
-                return False
-            if cells[(br + k // 3) * 9 + bc + k % 3] == d:
-                return False
-        return True
+        return all(d not in (cells[r * 9 + k], cells[k * 9 + c],
+                             cells[(br + k // 3) * 9 + bc + k % 3]) for k in range(9))
 
     def rec() -> int:
         try:
@@ -237,6 +233,9 @@ def test_legal_moves_order_and_counts():
     s2 = OVER.apply(s, moves[0]).state
     assert len(FINAL.legal_moves(s2)) == 9 * (blanks - 1)
     assert len(OVER.legal_moves(s2)) == 9 * (blanks - 1) + 8
+    vocab = FINAL.vocabulary(s2)
+    assert len(set(vocab)) == 729 and set(OVER.legal_moves(s2)) <= set(vocab)
+    assert SPEC.describe(level) == {"blanks": blanks}
 
 
 # --- encoding ------------------------------------------------------------------------------
@@ -336,34 +335,10 @@ def _with(grid: str, i: int, ch: str) -> str:
     return grid[:i] + ch + grid[i + 1:]
 
 
-def _no_solution_puzzle() -> str:
-    """A puzzle whose givens do not clash but that has no solution (checked independently)."""
-    level = PACK[0]
-    for i, ch in enumerate(level.text):
-        if ch == "0":
-            continue
-        for d in "123456789":
-            candidate = _with(level.text, i, d)
-            if d != ch and naive_count(candidate, 1) == 0 and not _clashes(candidate):
-                return candidate
-    raise AssertionError("no such puzzle found")
-
-
-def _clashes(grid: str) -> bool:
-    for i, a in enumerate(grid):
-        for j in range(i + 1, 81):
-            b = grid[j]
-            if a != "0" and a == b and (i // 9 == j // 9 or i % 9 == j % 9 or (
-                    i // 27 == j // 27 and i % 9 // 3 == j % 9 // 3)):
-                return True
-    return False
-
-
-def _clashing_puzzle() -> str:
-    g = PACK[0].text
-    digit = next(ch for ch in g[:9] if ch != "0")
-    blank = next(i for i in range(9) if g[i] == "0")
-    return _with(g, blank, digit)
+# Row 0 holds 1-8 and column 8 already has its 9 lower down: cell 08 has no candidate left,
+# yet no two givens clash.
+NO_SOLUTION = "12345678" + "0" + "0" * 8 + "9" + "0" * 63
+CLASHING = "11" + "0" * 79
 
 
 GOOD = PACK[0]
@@ -384,8 +359,8 @@ def _pack_line(**fields) -> str:
     (_pack_line(number=0), 2, "positive whole number"),
     (_pack_line(board=GOOD.text[:80]), 2, "81 digits"),
     (_pack_line(board=GOOD.text[:80] + "x"), 2, "only hold the digits"),
-    (_pack_line(board=_clashing_puzzle(), solution=None), 2, "givens contradict"),
-    (_pack_line(board=_no_solution_puzzle(), solution=None), 2, "no solution"),
+    (_pack_line(board=CLASHING, solution=None), 2, "givens contradict"),
+    (_pack_line(board=NO_SOLUTION, solution=None), 2, "no solution"),
     (_pack_line(board="0" * 81, solution=None), 2, "several solutions"),
     (_pack_line(solution=_with(SOL, GIVEN0, str(int(SOL[GIVEN0]) % 9 + 1))), 2,
      "not a complete valid grid"),
@@ -434,10 +409,10 @@ def test_ingvp_errors_name_file_line_and_level(fields, needle):
     assert str(err.value).startswith(f"their.jsonl:2: level {number}: ") and needle in str(err.value)
 
 
-def test_spec_wires_formats_and_start_rejects_broken_levels():
-    assert SPEC.formats[SPEC.default_format].name == SPEC.default_format
-    with pytest.raises(LevelError):
-        FINAL.start(Level("sudoku", "0" * 81))
+def test_start_rejects_broken_levels():
+    for text, stored in (("0" * 81, None), (GOOD.text, SOL[::-1])):
+        with pytest.raises(LevelError):
+            FINAL.start(Level("sudoku", text, meta={"solution": stored} if stored else {}))
 
 
 # --- completion ----------------------------------------------------------------------------
@@ -448,7 +423,7 @@ def test_distance_counts_cells_that_differ_from_the_solution():
     for rules in (FINAL, OVER):
         s = rules.start(level)
         assert distance(rules, s) == len(blanks) == 10
-        a, b, c = blanks[:3]
+        a, b = blanks[:2]
         s = rules.apply(s, Move(a // 9, a % 9, int(s.solution[a]))).state       # right
         s = rules.apply(s, Move(b // 9, b % 9, int(s.solution[b]) % 9 + 1)).state  # wrong
         assert distance(rules, s) == 9  # 8 blanks + 1 wrong digit
@@ -460,7 +435,6 @@ def test_distance_counts_cells_that_differ_from_the_solution():
         assert 100 - SPEC.completion_unit * env.moves_left() == pytest.approx(10)
         solved = s._replace(grid=s.solution)
         assert distance(rules, solved) == 0 and rules.is_solved(solved)
-        del c
 
 
 # --- renderer ------------------------------------------------------------------------------
@@ -470,6 +444,10 @@ def _red_pixels(frame: np.ndarray) -> int:
     return int(((r > 170) & (g < 90) & (b < 90)).sum())
 
 
+def _blue_pixels(frame: np.ndarray) -> int:
+    return int(((frame[..., 2] > 170) & (frame[..., 0] < 90)).sum())
+
+
 def _cell(frame: np.ndarray, i: int) -> np.ndarray:
     r, c = divmod(i, 9)
     return frame[r * 50 + 6:r * 50 + 44, c * 50 + 6:c * 50 + 44]
@@ -477,26 +455,34 @@ def _cell(frame: np.ndarray, i: int) -> np.ndarray:
 
 @pytest.mark.parametrize("reveal", ["no", "yes"])
 def test_reveal_correctness_colours_wrong_entries(reveal):
-    env = BoardEnv(SPEC, {"reveal_correctness": reveal})
+    env = BoardEnv(SPEC, {"reveal_correctness": reveal, "wrong_digits": "overwritable"})
     level = PACK[5]
     env.reset(level)
     blank = level.text.index("0")
     first = env.render()
     assert first.shape == (450, 450, 3) and first.dtype == np.uint8
-    assert _red_pixels(first) == 0
-    wrong = int(env.state.solution[blank]) % 9 + 1
-    env.step(Move(blank // 9, blank % 9, wrong))
-    frame = env.render()
-    assert (frame != first).any()
-    assert (_red_pixels(_cell(frame, blank)) > 20) is (reveal == "yes")
-    if reveal == "no":
-        right = OVER.start(level)
-        right = right._replace(grid=_with(right.grid, blank, right.solution[blank]))
-        colours = {tuple(p) for p in _cell(env.render(), blank).reshape(-1, 3)}
-        renderer = SPEC.make_renderer(OVER, {})
-        colours_right = {tuple(p) for p in _cell(renderer.render(right), blank).reshape(-1, 3)}
-        darkest = min(colours, key=sum)
-        assert darkest in colours_right or min(colours_right, key=sum) == darkest
+    assert _red_pixels(first) == 0 and _blue_pixels(first) == 0  # givens are black
+    right = int(env.state.solution[blank])
+    env.step(Move(blank // 9, blank % 9, right % 9 + 1))
+    wrong_frame = env.render()
+    assert (wrong_frame != first).any()
+    env.step(Move(blank // 9, blank % 9, right))
+    right_cell = _cell(env.render(), blank)
+    assert _blue_pixels(right_cell) > 20 and _red_pixels(right_cell) == 0
+    wrong_cell = _cell(wrong_frame, blank)
+    if reveal == "yes":
+        assert _red_pixels(wrong_cell) > 20 and _blue_pixels(wrong_cell) == 0
+    else:
+        assert _blue_pixels(wrong_cell) > 20 and _red_pixels(wrong_cell) == 0
+
+
+def test_render_option_overrides_the_rules_choice():
+    s = FINAL.start(PACK[5])
+    blank = PACK[5].text.index("0")
+    s = FINAL.apply(s, Move(blank // 9, blank % 9, int(s.solution[blank]) % 9 + 1)).state
+    shown = SPEC.make_renderer(FINAL, {"reveal_correctness": "yes"}).render(s)
+    hidden = SPEC.make_renderer(FINAL, {}).render(s)
+    assert _red_pixels(shown) > 20 and _red_pixels(hidden) == 0
 
 
 def test_labels_option_adds_a_margin():

@@ -1,0 +1,87 @@
+"""15-puzzle frames drawn with pygame, no display needed.
+
+ING-VP's images (../shared/reference/puzzles.md) are 400x400 with numbered tiles and the blank
+cell left empty; we keep that: raised cream tiles with large numbers on a dark tray, the blank an
+empty recessed slot. The tray and one sprite per tile are drawn once; a frame is a copy of the
+tray plus one blit per tile. Shapes are drawn four times larger and scaled down for smooth edges.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+import pygame
+
+from games.npuzzle.rules import PuzzleState
+from games.render import font, surface, to_array
+
+TRAY = (44, 50, 62)
+SLOT = (34, 39, 49)
+TILE = (242, 232, 208)
+TILE_SHADE = (196, 178, 140)
+INK = (46, 52, 64)
+_SS = 4
+
+
+def _rounded(w: int, h: int, colour, radius: int) -> pygame.Surface:
+    big = pygame.Surface((w * _SS, h * _SS), pygame.SRCALPHA)
+    pygame.draw.rect(big, colour, (0, 0, w * _SS, h * _SS), border_radius=radius * _SS)
+    return pygame.transform.smoothscale(big, (w, h))
+
+
+class NPuzzleRenderer:
+    """Draws boards of one pixel size; sprites are rebuilt only when the board width changes."""
+
+    def __init__(self, size: int = 400) -> None:
+        if size < 40:
+            raise ValueError(f"frame size must be at least 40 px, got {size}")
+        self.size = size
+        self._n = 0
+        self._tray: pygame.Surface | None = None
+        self._tiles: dict[int, pygame.Surface] = {}
+        self._origin: list[tuple[int, int]] = []
+
+    def _layout(self, n: int) -> None:
+        if n == self._n:
+            return
+        self._n = n
+        pad = max(4, self.size // 32)
+        gap = max(2, self.size // 50)
+        cell = (self.size - 2 * pad - (n - 1) * gap) // n
+        pad = (self.size - n * cell - (n - 1) * gap) // 2
+        self._origin = [(pad + (p % n) * (cell + gap), pad + (p // n) * (cell + gap))
+                        for p in range(n * n)]
+        radius = max(2, cell // 9)
+        tray = surface(self.size, self.size, TRAY)
+        slot = _rounded(cell, cell, SLOT, radius)
+        for x, y in self._origin:
+            tray.blit(slot, (x, y))
+        self._tray = tray
+        lift = max(2, cell // 22)
+        text_size = int(cell * (0.58 if n * n - 1 < 100 else 0.45))
+        # Every cell sits on the same patch of tray, so tiles are pre-blended onto it and
+        # blitted as opaque squares (plain copies, no per-pixel alpha at frame time).
+        patch = tray.subsurface((*self._origin[0], cell, cell)).copy()
+        self._tiles = {}
+        for t in range(1, n * n):
+            sprite = patch.copy()
+            sprite.blit(_rounded(cell, cell, TILE_SHADE, radius), (0, 0))
+            sprite.blit(_rounded(cell, cell - lift, TILE, radius), (0, 0))
+            label = font(text_size).render(str(t), True, INK)
+            sprite.blit(label, label.get_rect(center=(cell // 2, (cell - lift) // 2 + 1)))
+            self._tiles[t] = sprite
+
+    def render(self, state: PuzzleState) -> np.ndarray:
+        self._layout(state.n)
+        assert self._tray is not None
+        frame = self._tray.copy()
+        for p, t in enumerate(state.tiles):
+            if t:
+                frame.blit(self._tiles[t], self._origin[p])
+        return to_array(frame)
+
+
+def make_renderer(rules: Any, options: Mapping[str, Any]) -> NPuzzleRenderer:
+    """Options: ``size`` (frame edge in pixels, default 400 as in ING-VP)."""
+    return NPuzzleRenderer(int(options.get("size", 400)))
