@@ -86,20 +86,32 @@ def _describe(url: str) -> str:
     return u.database if u.get_backend_name() == "sqlite" else u.render_as_string(hide_password=True)
 
 
+def _probe_engine(engine: Engine, url: str) -> Engine:
+    """For SQLite, a plain engine without our pragmas: switching a foreign file to WAL would
+    already change it, and a refused file must stay byte for byte as it was."""
+    if engine.dialect.name != "sqlite":
+        return engine
+    return sa.create_engine(url, poolclass=sa.pool.NullPool)
+
+
 def check_and_migrate(engine: Engine, url: str) -> str:
     """Refuse databases that are not PlayBench's (or newer than this program), then bring
     the schema to the newest revision. Returns the revision now in place."""
     where = _describe(url)
     script = ScriptDirectory.from_config(_alembic_config())
     known = {rev.revision for rev in script.walk_revisions()}
+    probe = _probe_engine(engine, url)
     try:
-        with engine.connect() as conn:
+        with probe.connect() as conn:
             tables = set(sa.inspect(conn).get_table_names())
             current = MigrationContext.configure(
                 conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
     except (DatabaseError, OperationalError) as err:
         reason = str(getattr(err, "orig", err)) or type(err).__name__
         raise DatabaseProblem(f"{where}: cannot open the database ({reason})") from None
+    finally:
+        if probe is not engine:
+            probe.dispose()
     if tables and VERSION_TABLE not in tables:
         shown = ", ".join(sorted(tables)[:5])
         raise DatabaseProblem(

@@ -46,6 +46,12 @@ class Store:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Built once: constructing statements per step costs more than executing them.
+        self._insert_step = sa.insert(Step.__table__)
+        self._insert_frame = self._insert_ignore(Frame.__table__)
+        self._count_steps = (sa.update(Episode.__table__)
+                             .where(Episode.id == sa.bindparam("episode_id_"))
+                             .values(n_steps=sa.bindparam("n_steps_")))
 
     # -- participants, tasks, studies ------------------------------------------------------
 
@@ -96,8 +102,8 @@ class Store:
             return None
         digest, width, height, png = frame
         if png is not None:
-            conn.execute(self._insert_ignore(Frame.__table__).values(
-                hash=digest, width=width, height=height, png=png))
+            conn.execute(self._insert_frame,
+                         {"hash": digest, "width": width, "height": height, "png": png})
         return digest
 
     def frame_png(self, digest: str) -> bytes:
@@ -127,10 +133,10 @@ class Store:
         """Commit one step (and its frame) before returning."""
         with self.db.engine.begin() as conn:
             digest = self._put_frame(conn, frame)
-            conn.execute(sa.insert(Step.__table__).values(
-                episode_id=episode_id, frame=digest, created=utcnow(), **step))
-            conn.execute(sa.update(Episode.__table__).where(Episode.id == episode_id)
-                         .values(n_steps=step["index"] + 1))
+            conn.execute(self._insert_step,
+                         {**step, "episode_id": episode_id, "frame": digest, "created": utcnow()})
+            conn.execute(self._count_steps,
+                         {"episode_id_": episode_id, "n_steps_": step["index"] + 1})
 
     def set_owner(self, episode_id: int, owner: str) -> None:
         with self.db.engine.begin() as conn:

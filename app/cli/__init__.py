@@ -37,9 +37,7 @@ def _runtime_errors() -> tuple[type[BaseException], ...]:
     from db.engine import DatabaseProblem
     from db.store import NotFound
     from games.base import LevelError
-    from games.packs import RangeError
-    return (LevelError, RangeError, DatabaseProblem, NotFound, ReplayMismatch, NotResumable,
-            OSError)
+    return (LevelError, DatabaseProblem, NotFound, ReplayMismatch, NotResumable, OSError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,9 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         from app.launch import launch_app
         return launch_app(args)
+    from games.packs import RangeError
     try:
         return args.handler(args)
-    except UsageError as err:
+    except (UsageError, RangeError) as err:
         parser.exit(EXIT_USAGE, f"playbench {args.command}: error: {err}\n")
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

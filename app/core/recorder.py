@@ -8,13 +8,12 @@ Gymnasium, benchmarks).
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
-from PIL import Image
 
+from app.core.png import encode_png
 from db.store import Store
 
 
@@ -79,13 +78,6 @@ def frame_digest(frame: np.ndarray) -> str:
     h = hashlib.sha256(f"{frame.shape}".encode())
     h.update(np.ascontiguousarray(frame).data)
     return h.hexdigest()
-
-
-def encode_png(frame: np.ndarray) -> bytes:
-    """Lossless PNG with light compression: fast enough for the per-step path."""
-    buf = io.BytesIO()
-    Image.fromarray(frame).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
 
 
 class DbRecorder:

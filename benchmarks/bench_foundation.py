@@ -1,0 +1,129 @@
+"""Foundation figures: env steps per second, frame render time, per-step recording cost,
+Sokoban generation + solving time for 10x10 rooms with 3 boxes."""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.core.recorder import DbRecorder, EpisodeStart, StepRecord  # noqa: E402
+from db.engine import open_database  # noqa: E402
+from db.store import Store  # noqa: E402
+from games.base import BoardEnv  # noqa: E402
+from games.registry import get  # noqa: E402
+from games.sokoban.generator import generate  # noqa: E402
+from games.sokoban.rules import SokobanRules, parse_board  # noqa: E402
+from games.sokoban.solver import solve  # noqa: E402
+
+
+def env_steps_per_second(level, n=200_000) -> float:
+    env = BoardEnv(get("sokoban"))
+    env.reset(level)
+    rng = random.Random(1)
+    moves = [rng.choice("UDLR") for _ in range(n)]
+    start_state = env.snapshot()
+    t = time.perf_counter()
+    for i, m in enumerate(moves):
+        env.step(m)
+        if i % 500 == 499:
+            env.restore(start_state)
+    return n / (time.perf_counter() - t)
+
+
+def render_ms(level, n=500) -> list[float]:
+    env = BoardEnv(get("sokoban"))
+    env.reset(level)
+    env.render()
+    out = []
+    rng = random.Random(2)
+    for _ in range(n):
+        env.step(rng.choice("UDLR"))
+        t = time.perf_counter()
+        env.render()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def recording_ms(level, with_frame: bool, n=400) -> list[float]:
+    with tempfile.TemporaryDirectory() as d:
+        store = Store(open_database(f"sqlite:///{d}/bench.sqlite3"))
+        rec = DbRecorder(store)
+        env = BoardEnv(get("sokoban"))
+        env.reset(level)
+        start = EpisodeStart("sokoban", level.content_hash, level.text, 1, "", "", {}, "script",
+                             "bench", {}, "default", "bench", {}, {}, 0, "", env.state_hash())
+        eid = rec.begin(start, None)
+        rng = random.Random(3)
+        out = []
+        for i in range(n):
+            out_step = env.step(rng.choice("UDLR"))
+            frame = env.render() if with_frame else None
+            if frame is not None:
+                # a new picture each step, as in real play (no dedup shortcut)
+                frame = frame.copy()
+                frame[0, 0, 0] = i % 256
+                frame[0, 1, 0] = i // 256
+            record = StepRecord(i, i, "U", "U", out_step.valid, None, None, out_step.changed,
+                                out_step.reward, env.state_hash())
+            t = time.perf_counter()
+            rec.step(eid, record, frame)
+            out.append((time.perf_counter() - t) * 1000)
+        store.db.dispose()
+    return out
+
+
+def gen_and_solve_s(n=20) -> tuple[list[float], list[float]]:
+    gen, sol = [], []
+    for seed in range(n):
+        t = time.perf_counter()
+        lv = generate(1, seed=1000 + seed, width=10, height=10, boxes=3)[0]
+        gen.append(time.perf_counter() - t)
+        state = parse_board(lv.text)
+        t = time.perf_counter()
+        solve(SokobanRules(), state)
+        sol.append(time.perf_counter() - t)
+    return gen, sol
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def main() -> None:
+    level = generate(1, seed=7, width=10, height=10, boxes=3)[0]
+    rows = []
+    sps = env_steps_per_second(level)
+    rows.append(("env steps/s, no rendering (10x10, 3 boxes)", f"{sps:,.0f}", ">= 50,000"))
+    r = render_ms(level)
+    rows.append(("frame render, 320x320 px (ms, median / p95)",
+                 f"{statistics.median(r):.3f} / {pct(r, 95):.3f}", "<= 5"))
+    w = recording_ms(level, True)
+    rows.append(("record one step with a 320 px PNG (ms, median / p95)",
+                 f"{statistics.median(w):.3f} / {pct(w, 95):.3f}", "<= 2"))
+    wo = recording_ms(level, False)
+    rows.append(("record one step without a frame (ms, median / p95)",
+                 f"{statistics.median(wo):.3f} / {pct(wo, 95):.3f}", ""))
+    gen, sol = gen_and_solve_s()
+    both = [g + s for g, s in zip(gen, sol)]
+    rows.append(("generate + solve one 10x10 / 3-box level (s, median / max)",
+                 f"{statistics.median(both):.3f} / {max(both):.3f}", "<= 1"))
+    rows.append(("  of which solving (s, median / max)",
+                 f"{statistics.median(sol):.3f} / {max(sol):.3f}", ""))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure'.ljust(width)}  {'value':>20}  target")
+    print("-" * (width + 32))
+    for name, value, target in rows:
+        print(f"{name.ljust(width)}  {value:>20}  {target}")
+
+
+if __name__ == "__main__":
+    main()

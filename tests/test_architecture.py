@@ -1,0 +1,47 @@
+"""The layering contract: Qt only in app/ui; games/ and evaluators/ below app/ and db/.
+
+The contract lives in pyproject.toml ([tool.importlinter]); import-linter checks it on the real
+code, and a planted violation in a copy of the tree shows the check can fail.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = [sys.executable, "-c", "from importlinter.cli import lint_imports_command; "
+        "lint_imports_command()"]
+
+
+def lint(cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*LINT, "--no-cache"], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
+
+
+def test_the_real_tree_keeps_the_contract():
+    result = lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 2 kept, 0 broken" in result.stdout
+
+
+@pytest.mark.parametrize("where,line", [
+    ("games/planted.py", "import PySide6.QtCore\n"),
+    ("app/core/planted.py", "def later():\n    import qasync\n"),
+    ("evaluators/planted.py", "from db import models\n"),
+    ("games/planted.py", "from app.core import types\n"),
+    ("db/planted.py", "from shiboken6 import Shiboken\n"),
+])
+def test_a_violation_breaks_the_check(tmp_path, where, line):
+    for pkg in ("app", "games", "evaluators", "db"):
+        shutil.copytree(ROOT / pkg, tmp_path / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.png"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / where).write_text(line)
+    result = lint(tmp_path)
+    assert result.returncode != 0, result.stdout
+    assert "broken" in result.stdout
