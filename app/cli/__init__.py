@@ -12,10 +12,10 @@ import sys
 from typing import Sequence
 
 from app import __version__
-from app.cli import episodes, levels, run
+from app.cli import episodes, games, levels, models, run, serve, web
 from app.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError
 
-_MODULES = (levels, run, episodes)
+_MODULES = (levels, run, episodes, games, models, serve, web)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from statistics import mean
 
-from tqdm import tqdm
-
+from app.agents.progress import RunProgress
 from app.cli.common import UsageError, add_db_option, open_store, parse_key_values, table
 from app.core.budget import Budget, BudgetError
 from app.core.episode import Stepped
@@ -18,6 +16,7 @@ from app.core.runs import RunRequest, resume_episode, run_many
 from app.core.settings import UnknownSetting, get_setting
 from app.core.task import Task
 from app.players.factory import UnknownPlayer, player_factory
+from evaluators import aggregate
 from games import registry
 from games.packs import resolve
 
@@ -29,7 +28,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--game", help="game name (see `playbench games`)")
     p.add_argument("--levels", metavar="PACK_OR_FILE[:RANGE]", help="levels to play")
     p.add_argument("--level-format", help="force the level file format")
-    p.add_argument("--player", help="solver | random | random-legal | idle | replay:ID")
+    p.add_argument("--tasks", metavar="FILE_OR_SET[:RANGE]",
+                   help="web tasks (with --game web): a VWA task file or a bundled set")
+    p.add_argument("--player", help="solver | random | random-legal | idle | replay:ID | "
+                   "model:NAME (see `playbench models list`)")
     p.add_argument("--setting", default=None, help="play setting (default: 'default')")
     p.add_argument("--budget", type=int, metavar="N", help="maximum actions per episode")
     p.add_argument("--decisions", type=int, metavar="N", help="maximum decisions (model calls)")
@@ -78,6 +80,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat and --concurrency must be at least 1")
     if args.resume is not None:
         return _resume(args)
+    if args.game == "web":
+        from app.cli.web import cmd_run_web
+        return cmd_run_web(args)
     missing = [f"--{n}" for n in ("game", "levels", "player") if getattr(args, n) is None]
     if missing:
         raise UsageError(f"run needs {', '.join(missing)} (or --resume ID)")
@@ -102,10 +107,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     request = RunRequest(tasks, factory, setting, budget, repeat=args.repeat, seed=args.seed,
                          concurrency=args.concurrency)
     total = len(tasks) * args.repeat
-    bar = tqdm(total=total, unit="ep", disable=args.no_progress or total < 2,
-               file=sys.stderr, desc=f"{spec.name} {args.player}")
-    results = asyncio.run(run_many(request, DbRecorder(store), _step_logger(args.log_steps),
-                                   on_result=lambda r: bar.update(1)))
+    bar = RunProgress(total, f"{spec.name} {args.player}", disable=args.no_progress or total < 2)
+    results = asyncio.run(_closing(factory, run_many(
+        request, DbRecorder(store), [bar, *_step_logger(args.log_steps)])))
     bar.close()
     _summary(results)
     return 1 if any(r.status == "error" for r in results) else 0
@@ -123,10 +127,21 @@ def _resume(args: argparse.Namespace) -> int:
     player = factory(task_of(row), 0)
     if hasattr(player, "skip"):
         player.skip(row.episode.n_steps)
-    result = asyncio.run(resume_episode(store, args.resume, player, DbRecorder(store),
-                                        _step_logger(args.log_steps)))
+    result = asyncio.run(_closing(factory, resume_episode(
+        store, args.resume, player, DbRecorder(store), _step_logger(args.log_steps))))
     _summary([result])
     return 1 if result.status == "error" else 0
+
+
+async def _closing(factory, work):
+    """Await ``work``, then release what the player factory holds (model clients, a stand-in
+    endpoint), inside the same event loop."""
+    try:
+        return await work
+    finally:
+        close = getattr(factory, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def _summary(results) -> None:
@@ -140,4 +155,8 @@ def _summary(results) -> None:
             vals = [r.scores[k] for r in results if r.scores.get(k) is not None]
             means.append(mean(vals) if vals else None)
         rows.append(["mean", "", "", *means])
+        # Printed above the table, which stays the last thing on stdout.
+        print(aggregate.efficiency_note([
+            aggregate.record_from_scores(r.scores, sum(1 for s in r.steps if s.changed))
+            for r in results if r.scores]))
     table(["episode", "status", "end", *SUMMARY], rows)

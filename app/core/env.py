@@ -141,6 +141,9 @@ def _r_best(spec: GameSpec, level, rules) -> float | None:
 def make_env(task: Task, render_options: dict[str, Any] | None = None,
              render: bool = True) -> Env:
     """The environment for a task's game."""
+    if task.game == "web":  # browser tasks: Playwright is imported only when one is played
+        from app.web.env import WebTaskEnv
+        return WebTaskEnv()
     spec = registry.get(task.game)
     return BoardTaskEnv(spec, dict(task.options), render_options, render)
 

@@ -26,6 +26,7 @@ from app.core.recorder import EpisodeStart, Recorder, StepRecord
 from app.core.settings import Setting, undo_allowed
 from app.core.task import Task
 from app.core.types import Action, Decision, Invalid, Observation
+from evaluators.agent import agent_metrics
 from games.base import MoveError
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,10 @@ log = logging.getLogger(__name__)
 
 class ReplayMismatch(RuntimeError):
     """Re-applying recorded actions did not reproduce the recorded states."""
+
+
+def _error_text(err: BaseException) -> str:
+    return f"error: {type(err).__name__}: {err}"[:300]
 
 
 # -- events the UI (or a progress bar) can follow ----------------------------------------------
@@ -48,6 +53,16 @@ class Started:
 class Deciding:
     episode_id: int
     context: PlayContext
+
+
+@dataclass(frozen=True)
+class Moved:
+    """An action has been applied and the step is about to be recorded; a board view may
+    show ``observation`` now instead of after the commit (``Stepped`` follows)."""
+
+    episode_id: int
+    index: int
+    observation: Observation
 
 
 @dataclass(frozen=True)
@@ -108,8 +123,17 @@ class Episode:
     # -- public -------------------------------------------------------------------------------
 
     async def run(self) -> EpisodeResult:
-        """Play a new episode from the start."""
-        obs = await self.env.reset(self.task, self.seed)
+        """Play a new episode from the start. An environment that cannot even start (a page
+        that never loads, a broken task) gives an ``error`` episode naming the cause."""
+        try:
+            obs = await self.env.reset(self.task, self.seed)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            log.exception("cannot start %s level %s", self.task.game, self.task.level.number)
+            self._start_hash = ""
+            self.episode_id = self.recorder.begin(self._start_record(), None)
+            return self._finish("error", _error_text(err), {})
         self._start_from(obs)
         self.episode_id = self.recorder.begin(self._start_record(), obs.frame)
         return await self._play(resumed=0)
@@ -217,9 +241,8 @@ class Episode:
             raise
         except Exception as err:  # infrastructure failure: keep the steps, mark the episode
             log.exception("episode %s failed", self.episode_id)
-            detail = f"error: {type(err).__name__}: {err}"
-            return self._finish("error", detail[:300], {})
-        scores = await self.env.score(self.steps, self.setting)
+            return self._finish("error", _error_text(err), {})
+        scores = {**await self.env.score(self.steps, self.setting), **agent_metrics(self.steps)}
         return self._finish(status, reason, scores)
 
     async def _decide(self) -> tuple[Decision | None, float]:
@@ -296,6 +319,7 @@ class Episode:
                 self._terminated = True
                 self._end_hint = (obs.info or {}).get("end_reason") if obs else None
         self._snapshots.append(self.env.snapshot())
+        self._emit(Moved(self.episode_id, len(self.steps), obs))
         usage = decision.usage
         info: dict[str, Any] = dict(decision.info) if first else {}
         if first and decision.reasoning:

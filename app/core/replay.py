@@ -14,6 +14,7 @@ from app.core.runs import records_of, task_of
 from app.core.settings import get_setting
 from app.players.scripted import ReplayPlayer
 from db.store import Store
+from evaluators.agent import agent_metrics
 
 # End reasons that follow from the actions alone (time limits and give-ups depend on the clock
 # or the person and are not compared).
@@ -72,10 +73,13 @@ async def verify_episode(store: Store, episode_id: int) -> VerifyReport:
     if ep.status == "done":
         if ep.end_reason in _DETERMINISTIC_ENDS and result.end_reason != ep.end_reason:
             report.problems.append(f"ended {result.end_reason!r}, recorded {ep.end_reason!r}")
+        # Agent figures (tokens, cost, latency) come from the recorded steps, which the replay
+        # has just checked one by one; a replay costs no tokens and takes no model time.
+        expected = {**result.scores, **agent_metrics(stored)}
         for name, value in sorted(row.scores.items()):
-            if name not in result.scores:
+            if name not in expected:
                 report.problems.append(f"score {name} recorded but not computed")
-            elif not _same(value, result.scores[name]):
+            elif not _same(value, expected[name]):
                 report.problems.append(f"score {name}: recorded {value}, "
-                                       f"replayed {result.scores[name]}")
+                                       f"replayed {expected[name]}")
     return report

@@ -108,8 +108,10 @@ class NotResumable(RuntimeError):
 
 async def resume_episode(store: Store, episode_id: int, player: Player, recorder: Recorder,
                          listeners: Sequence[Listener] = (),
-                         env_factory: EnvFactory = make_env) -> EpisodeResult:
-    """Continue an interrupted (or errored) episode from its last recorded step."""
+                         env_factory: EnvFactory = make_env,
+                         clock: Callable[[], float] | None = None) -> EpisodeResult:
+    """Continue an interrupted (or errored) episode from its last recorded step. ``clock``
+    replaces the episode's monotonic clock (the desktop demo's pausable one)."""
     store.mark_interrupted(is_alive)
     row = store.episode(episode_id)
     ep = row.episode
@@ -122,7 +124,7 @@ async def resume_episode(store: Store, episode_id: int, player: Player, recorder
     try:
         episode = Episode(env, player, task, setting=setting,
                           budget=Budget.from_dict(ep.budget), recorder=recorder, seed=ep.seed,
-                          listeners=listeners)
+                          listeners=listeners, **({"clock": clock} if clock else {}))
         return await episode.resume(episode_id, records_of(store.steps(episode_id)))
     finally:
         await env.close()

@@ -13,7 +13,7 @@ from db.store import Store
 
 PlayerFactory = Callable[[Task, int], Player]
 
-SCRIPTED = ("solver", "random", "random-legal", "idle", "replay:ID")
+SCRIPTED = ("solver", "random", "random-legal", "idle", "replay:ID", "model:NAME")
 
 
 class UnknownPlayer(ValueError):
@@ -39,4 +39,18 @@ def player_factory(spec: str, store: Store | None = None) -> PlayerFactory:
         steps = records_of(store.steps(int(ref)))
         store.episode(int(ref))  # raises NotFound for an unknown id
         return lambda task, r: ReplayPlayer(steps, int(ref))
+    if spec.startswith("model:"):
+        return _model_factory(spec.split(":", 1)[1])
     raise UnknownPlayer(f"unknown player {spec!r} (valid: {', '.join(SCRIPTED)})")
+
+
+def _model_factory(name: str) -> PlayerFactory:
+    """Players for the model profile ``name`` (see ``playbench models``); the factory has an
+    ``aclose()`` to call when the run ends."""
+    from app.agents.keys import KeyProblem
+    from app.agents.profiles import ProfileError, ProfileStore
+    from app.agents.session import ModelPlayerFactory
+    try:
+        return ModelPlayerFactory(ProfileStore().get(name))
+    except (ProfileError, KeyProblem) as err:
+        raise UnknownPlayer(str(err)) from None

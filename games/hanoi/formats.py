@@ -20,58 +20,27 @@ levels and is written back byte for byte.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
+from games import jsonlines as jl
 from games.base import Level, LevelError, LevelFormat
 from games.hanoi.rules import ORDERS, encode, fitting_orders, misplaced, position_from_json
 
 _META_ORDER = ("optimal", "solution", "disk_order", "disks")
 
 
-def _records(text: str, source: str) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """(line, ordinal, object) for every non-blank line; bad JSON names the file and line."""
-    ordinal = 0
-    for i, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if not raw.strip():
-            continue
-        ordinal += 1
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise LevelError(f"bad JSON: {err.msg} (column {err.colno})", source=source,
-                             line=i, level=ordinal) from None
-        if not isinstance(obj, dict):
-            raise LevelError("each line must be one JSON object", source=source, line=i,
-                             level=ordinal)
-        yield i, ordinal, obj
-
-
-def _field(obj: dict[str, Any], key: str, where: dict[str, Any]) -> Any:
-    if key not in obj:
-        raise LevelError(f"missing field {key!r}", **where)
-    return obj[key]
-
-
-def _positive(value: Any, key: str, where: dict[str, Any]) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise LevelError(f"{key!r} must be a positive whole number, got {value!r}", **where)
-    return value
-
-
 def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
     numbers: set[int] = set()
-    for line, ordinal, obj in _records(text, source):
-        where: dict[str, Any] = {"source": source, "line": line, "level": ordinal}
-        number = _positive(_field(obj, "level" if ingvp else "number", where), "number", where)
-        where["level"] = number
-        if number in numbers:
-            raise LevelError(f"level number {number} appears twice", **where)
-        numbers.add(number)
-        board = _field(obj, "position" if ingvp else "board", where)
+    for record in jl.records(text, source):
+        obj = record.obj
+        number = jl.level_number(record, "level" if ingvp else "number", source, required=True)
+        where = jl.where(source, record, number)
+        jl.claim_number(number, numbers, where)
+        board = jl.field(obj, "position" if ingvp else "board", where)
         disks = obj.get("disks")
         if disks is not None:
-            disks = _positive(disks, "disks", where)
+            disks = jl.positive(disks, "disks", where)
         try:
             state = position_from_json(board, disks)
         except LevelError as err:
@@ -82,16 +51,14 @@ def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
                                  f"; {misplaced(state, 'a-largest')}", **where)
             levels.append(Level("hanoi", encode(state), number))
             continue
-        order = _field(obj, "disk_order", where)
+        order = jl.field(obj, "disk_order", where)
         if order not in ORDERS:
             raise LevelError(f"disk_order must be one of {', '.join(ORDERS)}, got {order!r}",
                              **where)
         why = misplaced(state, order)
         if why is not None:
             raise LevelError(why, **where)
-        title = obj.get("title", "")
-        if not isinstance(title, str):
-            raise LevelError(f"title must be text, got {title!r}", **where)
+        title = jl.text_title(obj, where)
         meta = {k: v for k, v in obj.items() if k not in ("number", "title", "board")}
         levels.append(Level("hanoi", encode(state), number, title, meta))
     if not levels:
@@ -110,44 +77,24 @@ def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
 
 
 def dump(levels: Sequence[Level]) -> str:
-    lines = []
-    for lv in levels:
-        record: dict[str, Any] = {"number": lv.number, "title": lv.title,
-                                  "board": json.loads(lv.text)}
-        keys = [k for k in _META_ORDER if k in lv.meta]
-        keys += sorted(k for k in lv.meta if k not in _META_ORDER)
-        record.update((k, lv.meta[k]) for k in keys)
-        lines.append(json.dumps(record) + "\n")  # ASCII: no stray line separators
-    return "".join(lines)
+    return jl.dump_lines(jl.pack_record(lv, json.loads(lv.text), _META_ORDER) for lv in levels)
 
 
 def dump_ingvp(levels: Sequence[Level]) -> str:
-    lines = []
-    for lv in levels:
+    def record(lv: Level) -> dict[str, Any]:
         board = json.loads(lv.text)
         disks = sum(len(stack) for stack in board.values())
-        lines.append(json.dumps({"level": lv.number, "disks": disks, "position": board}) + "\n")
-    return "".join(lines)
-
-
-def _first_record(text: str) -> dict[str, Any] | None:
-    for raw in text.split("\n")[:50]:
-        if raw.strip():
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError:
-                return None
-            return obj if isinstance(obj, dict) else None
-    return None
+        return {"level": lv.number, "disks": disks, "position": board}
+    return jl.dump_lines(record(lv) for lv in levels)
 
 
 def sniff(text: str) -> bool:
-    obj = _first_record(text)
+    obj = jl.first_record(text)
     return obj is not None and "board" in obj and isinstance(obj["board"], dict)
 
 
 def sniff_ingvp(text: str) -> bool:
-    obj = _first_record(text)
+    obj = jl.first_record(text)
     return obj is not None and "position" in obj and isinstance(obj["position"], dict)
 
 

@@ -191,6 +191,10 @@ class HanoiRules:
         return [a + b for a in RODS for b in RODS
                 if a != b and self.apply(state, a + b).valid]
 
+    def vocabulary(self, state: HanoiState) -> list[str]:
+        """All twelve rod pairs, legal or not (a random player may try an empty rod)."""
+        return [a + b for a in RODS for b in RODS if a != b]
+
     def is_solved(self, state: HanoiState) -> bool:
         return not any(state.rods[:3])
 

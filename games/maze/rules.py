@@ -185,6 +185,10 @@ class MazeRules:
     def legal_moves(self, state: MazeState) -> list[str]:
         return [m for m in MOVES if self.apply(state, m).valid]
 
+    def vocabulary(self, state: MazeState) -> list[str]:
+        """All four moves, legal or not (random play bumps into walls, as a model may)."""
+        return list(MOVES)
+
     def is_solved(self, state: MazeState) -> bool:
         return state.pos == state.board.exit
 

@@ -17,59 +17,27 @@ byte.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
+from games import jsonlines as jl
 from games.base import Level, LevelError, LevelFormat
 from games.npuzzle.rules import encode, grid_from_json
 
 _META_ORDER = ("optimal", "solution")
 
 
-def _records(text: str, source: str) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """(line, ordinal, object) for every non-blank line; bad JSON names the file and line."""
-    ordinal = 0
-    for i, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if not raw.strip():
-            continue
-        ordinal += 1
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise LevelError(f"bad JSON: {err.msg} (column {err.colno})", source=source,
-                             line=i, level=ordinal) from None
-        if not isinstance(obj, dict):
-            raise LevelError("each line must be one JSON object", source=source, line=i,
-                             level=ordinal)
-        yield i, ordinal, obj
-
-
-def _field(obj: dict[str, Any], key: str, where: dict[str, Any]) -> Any:
-    if key not in obj:
-        raise LevelError(f"missing field {key!r}", **where)
-    return obj[key]
-
-
-def _positive(value: Any, key: str, where: dict[str, Any]) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise LevelError(f"{key!r} must be a positive whole number, got {value!r}", **where)
-    return value
-
-
 def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
     numbers: set[int] = set()
-    for line, ordinal, obj in _records(text, source):
-        where: dict[str, Any] = {"source": source, "line": line, "level": ordinal}
-        key = "level" if ingvp else "number"
-        number = _positive(_field(obj, key, where), key, where)
-        where["level"] = number
-        if number in numbers:
-            raise LevelError(f"level number {number} appears twice", **where)
-        numbers.add(number)
-        board = _field(obj, "position" if ingvp else "board", where)
+    for record in jl.records(text, source):
+        obj = record.obj
+        number = jl.level_number(record, "level" if ingvp else "number", source, required=True)
+        where = jl.where(source, record, number)
+        jl.claim_number(number, numbers, where)
+        board = jl.field(obj, "position" if ingvp else "board", where)
         n = obj.get("n")
         if n is not None:
-            n = _positive(n, "n", where)
+            n = jl.positive(n, "n", where)
         try:
             state = grid_from_json(board, n)
         except LevelError as err:
@@ -77,9 +45,7 @@ def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
         if ingvp:
             levels.append(Level("npuzzle", encode(state), number))
             continue
-        title = obj.get("title", "")
-        if not isinstance(title, str):
-            raise LevelError(f"title must be text, got {title!r}", **where)
+        title = jl.text_title(obj, where)
         meta = {k: v for k, v in obj.items() if k not in ("number", "title", "board")}
         levels.append(Level("npuzzle", encode(state), number, title, meta))
     if not levels:
@@ -98,43 +64,23 @@ def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
 
 
 def dump(levels: Sequence[Level]) -> str:
-    lines = []
-    for lv in levels:
-        record: dict[str, Any] = {"number": lv.number, "title": lv.title,
-                                  "board": json.loads(lv.text)}
-        keys = [k for k in _META_ORDER if k in lv.meta]
-        keys += sorted(k for k in lv.meta if k not in _META_ORDER)
-        record.update((k, lv.meta[k]) for k in keys)
-        lines.append(json.dumps(record) + "\n")  # ASCII: no stray line separators
-    return "".join(lines)
+    return jl.dump_lines(jl.pack_record(lv, json.loads(lv.text), _META_ORDER) for lv in levels)
 
 
 def dump_ingvp(levels: Sequence[Level]) -> str:
-    lines = []
-    for lv in levels:
+    def record(lv: Level) -> dict[str, Any]:
         board = json.loads(lv.text)
-        lines.append(json.dumps({"level": lv.number, "n": len(board), "position": board}) + "\n")
-    return "".join(lines)
-
-
-def _first_record(text: str) -> dict[str, Any] | None:
-    for raw in text.split("\n")[:50]:
-        if raw.strip():
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError:
-                return None
-            return obj if isinstance(obj, dict) else None
-    return None
+        return {"level": lv.number, "n": len(board), "position": board}
+    return jl.dump_lines(record(lv) for lv in levels)
 
 
 def sniff(text: str) -> bool:
-    obj = _first_record(text)
+    obj = jl.first_record(text)
     return obj is not None and isinstance(obj.get("board"), list)
 
 
 def sniff_ingvp(text: str) -> bool:
-    obj = _first_record(text)
+    obj = jl.first_record(text)
     return obj is not None and isinstance(obj.get("position"), list)
 
 

@@ -161,6 +161,10 @@ class NPuzzleRules:
                                                     (by, bx + 1)) if 0 <= y < n and 0 <= x < n]
         return sorted(near)
 
+    def vocabulary(self, state: PuzzleState) -> list[int]:
+        """Every tile number, next to the blank or not (a random player may name any tile)."""
+        return list(range(1, state.n * state.n))
+
     def is_solved(self, state: PuzzleState) -> bool:
         return state.tiles == goal(state.n).tiles
 

@@ -14,56 +14,14 @@ a file we wrote is written back byte for byte.
 
 from __future__ import annotations
 
-import json
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
+from games import jsonlines as jl
 from games.base import Level, LevelError, LevelFormat
 from games.sudoku import grid as G
 from games.sudoku.rules import check_puzzle
 
 _FIRST_KEYS = ("optimal", "solution")
-
-
-def records(text: str, source: str, number_key: str) -> Iterator[tuple[int, int | str, dict]]:
-    """(line number, level number, object) for each non-blank line of a JSON-lines file.
-
-    The level number is the record's ``number_key`` when it is a positive integer, else its
-    position in the file; a bad line raises :class:`LevelError` naming it.
-    """
-    count = 0
-    # Only "\n" ends a line: str.splitlines would also split at characters such as U+0085
-    # that JSON strings (titles) may hold unescaped.
-    for no, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        count += 1
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError) as err:
-            msg = f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError) \
-                else str(err)
-            raise LevelError(f"not valid JSON ({msg})", source=source, line=no,
-                             level=count) from None
-        if not isinstance(obj, dict):
-            raise LevelError("each line must be a JSON object", source=source, line=no,
-                             level=count)
-        number = obj.get(number_key, count)
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise LevelError(f"{number_key!r} must be a positive whole number, got {number!r}",
-                             source=source, line=no, level=count)
-        yield no, number, obj
-
-
-def check_numbers(levels: Sequence[Level], source: str) -> None:
-    """Refuse an empty file or a level number used twice."""
-    if not levels:
-        raise LevelError("no levels found", source=source)
-    seen: set[int] = set()
-    for lv in levels:
-        if lv.number in seen:
-            raise LevelError(f"level number {lv.number} appears twice", source=source,
-                             level=lv.number)
-        seen.add(lv.number)
 
 
 def _field(obj: dict, key: str, kinds: tuple[type, ...], where: dict) -> Any:
@@ -86,8 +44,8 @@ def _checked(puzzle: str, solution: str | None, where: dict) -> tuple[str, str]:
 def load_pack(text: str, source: str = "<text>") -> list[Level]:
     """Levels of our pack format (see the module docstring)."""
     levels = []
-    for no, number, obj in records(text, source, "number"):
-        where = {"source": source, "line": no, "level": number}
+    for record, number, obj in jl.numbered(text, source, "number"):
+        where = jl.where(source, record, number)
         board = _field(obj, "board", (str,), where)
         solution = obj.get("solution")
         if solution is not None and not isinstance(solution, str):
@@ -97,33 +55,26 @@ def load_pack(text: str, source: str = "<text>") -> list[Level]:
         optimal = obj.get("optimal", blanks)
         if optimal != blanks:
             raise LevelError(f"optimal is {optimal!r} but the puzzle has {blanks} blanks", **where)
-        title = obj.get("title", "")
-        if not isinstance(title, str):
-            raise LevelError("field 'title' must be a string", **where)
+        title = jl.text_title(obj, where)
         meta = {"optimal": blanks, "solution": solution}
         meta.update((k, v) for k, v in obj.items()
                     if k not in ("number", "title", "board", "optimal", "solution"))
         levels.append(Level("sudoku", puzzle, number, title, meta))
-    check_numbers(levels, source)
+    jl.check_numbers(levels, source)
     return levels
 
 
 def dump_pack(levels: Sequence[Level]) -> str:
-    out = []
-    for lv in levels:
-        rec: dict[str, Any] = {"number": lv.number, "title": lv.title, "board": lv.text}
-        rec.update((k, lv.meta[k]) for k in _FIRST_KEYS if k in lv.meta)
-        rec.update((k, lv.meta[k]) for k in sorted(lv.meta) if k not in _FIRST_KEYS)
-        out.append(json.dumps(rec, ensure_ascii=False))
-    return "".join(line + "\n" for line in out)
+    return jl.dump_lines((jl.pack_record(lv, lv.text, _FIRST_KEYS) for lv in levels),
+                         ensure_ascii=False)
 
 
 def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
     """Levels of an ING-VP Sudoku file; ``solutions`` and ``clue_numbers`` are checked when
     present (the solution is computed when absent, since it is unique)."""
     levels = []
-    for no, number, obj in records(text, source, "level"):
-        where = {"source": source, "line": no, "level": number}
+    for record, number, obj in jl.numbered(text, source, "level"):
+        where = jl.where(source, record, number)
         _field(obj, "level", (int,), where)
         position = _field(obj, "position", (str,), where)
         solution = obj.get("solutions")
@@ -136,7 +87,7 @@ def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
                              f"{clues} clues", **where)
         levels.append(Level("sudoku", puzzle, number, "",
                             {"optimal": G.CELLS - clues, "solution": solution, "clues": clues}))
-    check_numbers(levels, source)
+    jl.check_numbers(levels, source)
     return levels
 
 
@@ -145,30 +96,18 @@ def dump_ingvp(levels: Sequence[Level]) -> str:
     out = []
     for lv in levels:
         solution = lv.meta.get("solution") or check_puzzle(lv.text)
-        rec = {"level": lv.number, "position": lv.text, "solutions": solution,
-               "clue_numbers": G.CELLS - lv.text.count("0")}
-        out.append(json.dumps(rec))
-    return "".join(line + "\n" for line in out)
-
-
-def _first_record(text: str) -> dict | None:
-    for line in text.split("\n")[:50]:
-        if line.strip():
-            try:
-                obj = json.loads(line)
-            except (ValueError, RecursionError):
-                return None
-            return obj if isinstance(obj, dict) else None
-    return None
+        out.append({"level": lv.number, "position": lv.text, "solutions": solution,
+                    "clue_numbers": G.CELLS - lv.text.count("0")})
+    return jl.dump_lines(out)
 
 
 def sniff_pack(text: str) -> bool:
-    obj = _first_record(text)
+    obj = jl.first_record(text)
     return obj is not None and isinstance(obj.get("board"), str) and len(obj["board"]) >= 81
 
 
 def sniff_ingvp(text: str) -> bool:
-    obj = _first_record(text)
+    obj = jl.first_record(text)
     return (obj is not None and "board" not in obj and isinstance(obj.get("position"), str)
             and len(obj["position"]) >= 81)
 

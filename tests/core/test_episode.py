@@ -269,3 +269,32 @@ def test_budget_rejects_bad_fields():
     with pytest.raises(BudgetError, match="unknown budget field 'moves'"):
         Budget.from_dict({"moves": 3})
     assert Budget.from_dict(Budget(max_actions=9).to_dict()) == Budget(max_actions=9)
+
+
+class BrokenEnv:
+    """An environment whose start fails, like a page that never loads."""
+
+    game = "sokoban"
+
+    async def reset(self, task, seed):
+        raise TimeoutError("the start page did not load within 30 s")
+
+    async def close(self):
+        return None
+
+
+async def test_an_env_that_cannot_start_records_an_error_episode():
+    task = Task("sokoban", ROOM)
+    rec = MemoryRecorder()
+    ep = Episode(BrokenEnv(), SolverPlayer(), task, setting=get_setting("default"),
+                 budget=Budget(), recorder=rec)
+    result = await ep.run()
+    assert result.status == "error" and "did not load" in result.end_reason
+    assert rec.episodes[result.episode_id].status == "error"
+    assert rec.episodes[result.episode_id].steps == []
+
+
+async def test_agent_figures_are_part_of_every_episode_score():
+    result, _ = await play(Scripted(["U", "D", "D", "jump"]))
+    assert result.scores["invalid_rate"] == pytest.approx(50.0)
+    assert result.scores["prompt_tokens"] == 0 and result.scores["ife"] == 0

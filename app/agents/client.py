@@ -1,0 +1,172 @@
+"""One profile's chat-completions client: the official ``openai`` SDK (``AsyncOpenAI`` or
+``AsyncAzureOpenAI``) with our own bounded retries, rate limits and accounting.
+
+The SDK's own retries are turned off so that every attempt passes the rate limiter and is
+counted. Retried failures (timeouts, dropped connections, 429 with its Retry-After, 5xx, bodies
+that are not a chat completion) wait an exponentially growing, jittered delay; a retried request
+is not a step. What a successful call cost - tokens, dollars, the successful attempt's latency
+and the number of attempts - comes back with the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Mapping
+
+import openai
+
+from app.agents.errors import BadResponse, ModelCallError, classify
+from app.agents.profiles import ModelProfile
+from app.agents.protocols.base import Prompt, Reply, ToolCall
+from app.agents.ratelimit import RateLimiter
+from app.core.types import Usage
+
+IMAGE_TOKENS = 800
+"""Rough tokens per image for rate-limit estimates before the real usage is known."""
+
+RETRY_AFTER_CAP = 120.0
+"""Longest wait we accept from a server's Retry-After."""
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    reply: Reply
+    usage: Usage
+    finish_reason: str | None
+    faults: tuple[str, ...]
+    """Kinds of the failed attempts that were retried before this reply."""
+    model: str
+
+
+def estimate_tokens(prompt: Prompt) -> int:
+    """A cheap upper-ish estimate of a prompt's tokens (4 characters per token)."""
+    chars, images = 0, 0
+    for m in prompt.messages:
+        content = m.get("content")
+        if isinstance(content, str):
+            chars += len(content)
+        elif isinstance(content, list):
+            for part in content:
+                if part.get("type") == "text":
+                    chars += len(part.get("text", ""))
+                else:
+                    images += 1
+    if prompt.tools:
+        chars += len(json.dumps(prompt.tools))
+    return chars // 4 + images * IMAGE_TOKENS + 8
+
+
+def reply_of(completion: Any) -> tuple[Reply, str | None]:
+    """Our :class:`Reply` from the SDK's completion object; :class:`BadResponse` when the body
+    is not a chat completion."""
+    if isinstance(completion, (str, bytes)):
+        raise BadResponse("the endpoint answered with text, not JSON")
+    choices = getattr(completion, "choices", None)
+    if not choices:
+        raise BadResponse("the response has no choices")
+    message = getattr(choices[0], "message", None)
+    if message is None:
+        raise BadResponse("the first choice has no message")
+    content = message.content
+    if isinstance(content, list):  # some servers send content parts back
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    calls = []
+    for i, tc in enumerate(getattr(message, "tool_calls", None) or []):
+        fn = getattr(tc, "function", None)
+        if fn is None:
+            continue
+        calls.append(ToolCall(getattr(tc, "id", None) or f"call_{i}", fn.name or "",
+                              fn.arguments or ""))
+    return Reply(content or "", tuple(calls)), getattr(choices[0], "finish_reason", None)
+
+
+class ModelClient:
+    """Sends prompts for one profile; ``complete`` returns a reply or raises
+    :class:`ModelCallError` once the retries are spent."""
+
+    def __init__(self, profile: ModelProfile, api_key: str, *, base_url: str | None = None,
+                 limiter: RateLimiter | None = None, rng: random.Random | None = None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.profile = profile
+        self.limiter = limiter or RateLimiter(profile.max_concurrency,
+                                              profile.requests_per_minute,
+                                              profile.tokens_per_minute)
+        self.rng = rng or random.Random()
+        self.sleep = sleep
+        self.clock = clock
+        url = base_url or profile.base_url
+        common = dict(api_key=api_key, timeout=profile.timeout, max_retries=0,
+                      default_headers=dict(profile.extra_headers) or None)
+        if profile.provider == "azure":
+            self.sdk: openai.AsyncOpenAI = openai.AsyncAzureOpenAI(
+                azure_endpoint=url, api_version=profile.api_version, **common)
+        else:
+            self.sdk = openai.AsyncOpenAI(base_url=url, **common)
+
+    def params(self, prompt: Prompt) -> dict[str, Any]:
+        """Request arguments: the protocol's defaults, overridden by the profile's settings."""
+        p = self.profile
+        out: dict[str, Any] = {"model": p.model, "messages": prompt.messages}
+        out.update(prompt.params)
+        for name in ("temperature", "top_p", "max_tokens", "frequency_penalty"):
+            value = getattr(p, name)
+            if value is not None:
+                out[name] = value
+        if prompt.tools:
+            out["tools"] = prompt.tools
+            if p.tool_choice is None:
+                out.pop("tool_choice", None)
+        else:
+            out.pop("tool_choice", None)
+        return out
+
+    def delay(self, attempt: int, err: ModelCallError) -> float:
+        """Exponential backoff with jitter; never shorter than the server's Retry-After."""
+        p = self.profile
+        base = min(p.backoff_max, p.backoff * (2 ** attempt))
+        wait = base * (0.5 + 0.5 * self.rng.random())
+        if err.retry_after is not None:
+            wait = max(wait, min(err.retry_after, RETRY_AFTER_CAP))
+        return wait
+
+    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None
+                       ) -> ModelReply:
+        kwargs = self.params(prompt)
+        estimate = estimate_tokens(prompt) + int(kwargs.get("max_tokens") or 0)
+        faults: list[str] = []
+        attempts = self.profile.max_retries + 1
+        for attempt in range(attempts):
+            async with self.limiter.slot(estimate) as ticket:
+                t0 = self.clock()
+                try:
+                    completion = await self.sdk.chat.completions.create(
+                        **kwargs, extra_headers=dict(headers) if headers else None)
+                    reply, finish = reply_of(completion)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    err = classify(exc)
+                    ticket.used(0)
+                else:
+                    latency = (self.clock() - t0) * 1000.0
+                    usage = getattr(completion, "usage", None)
+                    pt = int(getattr(usage, "prompt_tokens", 0) or 0)
+                    ct = int(getattr(usage, "completion_tokens", 0) or 0)
+                    ticket.used(pt + ct)
+                    return ModelReply(
+                        reply, Usage(pt, ct, self.profile.cost(pt, ct), latency, attempt + 1),
+                        finish, tuple(faults), str(getattr(completion, "model", "") or ""))
+            err.attempts = attempt + 1
+            if not err.retryable or attempt == attempts - 1:
+                raise err
+            faults.append(err.kind)
+            await self.sleep(self.delay(attempt, err))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def aclose(self) -> None:
+        await self.sdk.close()

@@ -1,0 +1,86 @@
+"""The model player: a :class:`~app.core.player.Player` that asks a chat model.
+
+Per decision it builds the setting's prompt (``protocols``), sends it through the run's shared
+client (``session``), reads the reply into decision entries and returns them with the reply
+text, the model's stated reasoning and what the call cost. A reply that cannot be read is an
+invalid decision (a recorded, counted step); only a call that keeps failing after its retries
+raises, which the loop records as an infrastructure error.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol
+
+import numpy as np
+
+from app.agents.client import ModelReply
+from app.agents.hints import HEADER, encode_hint, hint_from_context
+from app.agents.profiles import ModelProfile
+from app.agents.protocols import family_of
+from app.agents.protocols.base import Prompt, PromptProtocol, Turn
+from app.core.player import PlayContext
+from app.core.settings import undo_allowed
+from app.core.types import Decision, Invalid, Observation
+
+
+class Completer(Protocol):
+    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None
+                       ) -> ModelReply: ...
+
+
+class ModelPlayer:
+    kind = "model"
+
+    def __init__(self, profile: ModelProfile, completer: Completer,
+                 protocols: Mapping[str, PromptProtocol], image_url) -> None:
+        self.profile = profile
+        self.name = profile.name
+        self.spec = f"model:{profile.name}"
+        self.completer = completer
+        self.protocols = protocols
+        self.image_url = image_url
+        self._frames: dict[int, np.ndarray] = {}
+        self._first: np.ndarray | None = None
+        self.last_prompt: Prompt | None = None
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.spec, **self.profile.details()}
+
+    def _remember(self, observation: Observation, context: PlayContext) -> None:
+        if observation.frame is None:
+            return
+        if context.step == 0 and self._first is None:
+            self._first = observation.frame
+        self._frames[context.decision] = observation.frame
+        keep = self.profile.observation_memory + 1
+        for d in [d for d in self._frames if d < context.decision - keep]:
+            del self._frames[d]
+
+    def turn(self, observation: Observation, context: PlayContext) -> Turn:
+        self._remember(observation, context)
+        return Turn(game=context.task.game, setting=context.setting,
+                    options=context.task.options, observation=observation,
+                    history=context.history, feedback=context.feedback, step=context.step,
+                    decision=context.decision,
+                    undo=undo_allowed(context.setting, context.task.game),
+                    image_url=self.image_url, frames=dict(self._frames),
+                    first_frame=self._first)
+
+    async def act(self, observation: Observation, context: PlayContext) -> Decision:
+        family = family_of(context.setting)
+        protocol = self.protocols[family]
+        prompt = protocol.build(self.turn(observation, context))
+        self.last_prompt = prompt
+        headers = ({HEADER: encode_hint(hint_from_context(context))}
+                   if self.profile.state_hints else None)
+        result = await self.completer.complete(prompt, headers)
+        parsed = protocol.parse(result.reply, context.task.game, context.setting, context.parse)
+        entries = parsed.entries or (Invalid("no_action", "the reply held no action"),)
+        info: dict[str, Any] = {"protocol": family, "requests": result.usage.requests}
+        if result.faults:
+            info["retried"] = list(result.faults)
+        if result.finish_reason and result.finish_reason not in ("stop", "tool_calls"):
+            info["finish_reason"] = result.finish_reason
+        info.update(parsed.note)
+        return Decision(tuple(entries), result.reply.raw, reasoning=parsed.reasoning,
+                        usage=result.usage, info=info)

@@ -1,0 +1,33 @@
+"""Prompt protocols, one module per paper family, chosen by the play setting's name."""
+
+from __future__ import annotations
+
+from app.agents.protocols.base import (
+    Parsed, Prompt, PromptProtocol, Reader, Reply, ToolCall, Turn)
+from app.agents.protocols.ingvp import IngVP
+from app.agents.protocols.magebench import MageBench
+from app.agents.protocols.tools import Tools
+from app.agents.templates import Templates
+from app.core.settings import Setting
+
+
+def family_of(setting: Setting | str) -> str:
+    """``ingvp``, ``magebench`` or ``tools`` for a setting (``default`` plays as ING-VP with
+    both the picture and the text)."""
+    name = setting if isinstance(setting, str) else setting.name
+    head = name.split(":", 1)[0]
+    return head if head in ("ingvp", "magebench", "tools") else "ingvp"
+
+
+def make_protocols(templates: Templates | None = None, *, image_detail: str | None = None,
+                   action_memory: int = 5, observation_memory: int = 1,
+                   tool_choice: str | None = "auto") -> dict[str, PromptProtocol]:
+    """One instance of each protocol family sharing one template set."""
+    t = templates or Templates()
+    return {"ingvp": IngVP(t, image_detail),
+            "magebench": MageBench(t, image_detail, action_memory, observation_memory),
+            "tools": Tools(t, image_detail, tool_choice)}
+
+
+__all__ = ["IngVP", "MageBench", "Tools", "Parsed", "Prompt", "PromptProtocol", "Reader",
+           "Reply", "ToolCall", "Turn", "family_of", "make_protocols"]

@@ -1,0 +1,47 @@
+"""``playbench games``: each game's play settings and their default budgets."""
+
+from __future__ import annotations
+
+import argparse
+
+from app.cli.common import table
+from app.core.settings import SETTINGS, undo_allowed
+from games import registry
+
+
+def add_parsers(sub) -> None:
+    g = sub.add_parser("games", help="list games, their play settings and default budgets")
+    g.add_argument("game", nargs="?", help="only this game")
+    g.set_defaults(handler=cmd_games)
+
+
+def budget_text(budget) -> str:
+    parts = []
+    if budget.max_actions is not None:
+        parts.append(f"{budget.max_actions} actions")
+    if budget.max_decisions is not None:
+        n = budget.max_decisions
+        parts.append(f"{n} model call" + ("" if n == 1 else "s"))
+    return ", ".join(parts) or "unlimited"
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    names = registry.available()
+    if args.game:
+        if args.game not in names:
+            from app.cli.common import UsageError
+            raise UsageError(f"unknown game {args.game!r} (valid: {', '.join(names)})")
+        names = [args.game]
+    for i, name in enumerate(names):
+        spec = registry.get(name)
+        if i:
+            print()
+        print(f"{name} - {spec.title}: {spec.move_help}")
+        rows = []
+        for s in SETTINGS.values():
+            if s.games is not None and name not in s.games:
+                continue
+            rows.append([s.name, budget_text(s.default_budget(name)),
+                         "yes" if undo_allowed(s, name) else "-", s.description])
+        table(["setting", "default budget", "undo", "what the player sees and sends"], rows)
+    return 0

@@ -1,0 +1,370 @@
+"""``WebTaskEnv``: a VWA web task behind the loop's :class:`app.core.env.Env` protocol.
+
+One episode = one fresh browser context with the task's viewport and only the task's hosts
+reachable. Observations carry the screenshot with Set-of-Marks boxes as the frame, the
+``[id] [tag] [text]`` list as text, and the URL, tabs, accessibility tree and element boxes in
+``info``. ``stop [answer]`` ends the episode (``end_reason`` "stopped"); an action on a missing
+id is an invalid step whose reason is fed back, and the episode goes on (web.md).
+
+A task that cannot be played (a bad field, an unreachable or never-loading start page) does not
+raise from :meth:`reset` - the loop records no episode for a failing reset - but returns an
+observation saying why and raises :class:`WebEpisodeError` from the first step or oracle call,
+so the episode is recorded and ends as ``error`` with a message naming the task and field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any, Sequence
+
+from app.core.budget import Budget
+from app.core.settings import Setting
+from app.core.task import Task
+from app.core.types import Action, Observation, Transition
+from app.web.config import WebConfig, load_config
+from app.web.judge import ModelJudge
+from app.web.scoring import final_answer, score_task
+from evaluators.web import Judge
+from games.web import reference
+from games.web.actions import WebAction, format_action, parse_action
+from games.web.browser import DEFAULT_VIEWPORT, Browser, PageSession, SessionOptions, host_of
+from games.web.checks import check_config
+from games.web.execute import execute
+from games.web.observe import PageView, observe
+from games.web.probe import fetch_image
+from games.web.site import LOGIN_PATH, TEST_PASSWORD, TEST_USER, ClassifiedsServer
+from games.web.tasks import PLACEHOLDER, Problem, WebTask, WebTaskError, task_from_level
+
+log = logging.getLogger(__name__)
+
+
+def vwa_budget() -> Budget:
+    """VWA's defaults: 30 actions; stop after 3 unreadable replies in a row or 5 identical
+    actions in a row (web.md)."""
+    return Budget(max_actions=30, stop_after_unparseable=3, stop_after_identical=5)
+
+
+class WebEpisodeError(RuntimeError):
+    """The task could not be played; raised from step() so the episode ends as ``error``."""
+
+
+@dataclasses.dataclass
+class _Site:
+    """Where one placeholder points, and how to reset and log in to it (bundled site)."""
+
+    base: str
+    server: ClassifiedsServer | None = None
+    reset_url: str | None = None
+    bundled: bool = False
+
+
+class WebTaskEnv:
+    """A web task played in Chromium. ``browser`` may be shared between episodes (it is then
+    not closed here); ``sites`` overrides placeholder addresses, with optional reset URLs for
+    a shared bundled site (``{"CLASSIFIEDS": (url, reset_url)}``); ``plan`` names the list
+    the oracle follows ("reference", or "wrong" for tests that need a failing run);
+    ``default_viewport`` is used for tasks that set none (VWA: 1280 x 2048, or 1280 x 720 for
+    short-context models)."""
+
+    game = "web"
+
+    def __init__(self, *, browser: Browser | None = None, config: WebConfig | None = None,
+                 sites: dict[str, tuple[str, str | None]] | None = None,
+                 judge: Judge | None = None, vqa: Judge | None = None,
+                 load_timeout_ms: float = 30_000, axtree: bool = True,
+                 plan: str = "reference",
+                 default_viewport: tuple[int, int] = DEFAULT_VIEWPORT) -> None:
+        self.config = config if config is not None else load_config()
+        self._shared_browser = browser
+        self.browser = browser
+        self._site_overrides = dict(sites or {})
+        self.judge, self.vqa = judge, vqa
+        self._own_judges: list[ModelJudge] = []
+        self.load_timeout_ms = load_timeout_ms
+        self.axtree = axtree
+        self.plan_name = plan
+        self.default_viewport = default_viewport
+        self.task: WebTask | None = None
+        self.resolved: dict[str, Any] = {}
+        self.session: PageSession | None = None
+        self.sites: dict[str, _Site] = {}
+        self.view: PageView | None = None
+        self.error: str | None = None
+        self._plan: list[str] = []
+        self._plan_pos: int | None = 0
+        self._next: str | None = None
+        self._pending_url: str | None = None
+        self._input_images: list[Any] = []
+
+    # -- set-up -------------------------------------------------------------------------------
+
+    async def reset(self, task: Task, seed: int) -> Observation:
+        await self._release()
+        self.error, self.view, self._plan_pos, self._next = None, None, 0, None
+        try:
+            self.task = task_from_level(task.level)
+            self._plan = list(getattr(self.task, self.plan_name, ()) or ())
+            await self._open(self.task)
+            return await self._observe()
+        except (WebTaskError, WebEpisodeError) as err:
+            return self._fail(str(err))
+        except Exception as err:  # a browser or site failure: keep it inside this episode
+            log.exception("web task %s could not start", task.level.number)
+            return self._fail(f"task {task.level.number}: {type(err).__name__}: {err}")
+
+    def _fail(self, message: str) -> Observation:
+        self.error = message
+        return Observation(None, f"This task cannot be played: {message}", (),
+                           {"error": message, "url": "", "tabs": [], "axtree": "", "som": []})
+
+    def _problem(self, field: str, message: str) -> WebTaskError:
+        assert self.task is not None
+        return WebTaskError(Problem(self.task.task_id, field, message))
+
+    async def _open(self, task: WebTask) -> None:
+        # An override with a reset URL is PlayBench's own site served elsewhere (None = ours).
+        site_map = {**self.config.site_map(), **{k: (None if v[1] else v[0])
+                                                 for k, v in self._site_overrides.items()}}
+        fatal = [p for p in check_config(task, site_map, judge=True) if p.fatal]
+        if fatal:
+            raise WebTaskError(fatal[0])
+        for name in task.placeholders():
+            self.sites[name] = self._site(name, site_map[name])
+        self.resolved = json.loads(self.place(json.dumps(dict(task.config))))
+        self._judges(task)
+        hosts = {host_of(s.base) for s in self.sites.values()}
+        starts = [self.place(u) for u in task.start_urls]
+        hosts |= {host_of(u) for u in starts}
+        if self.browser is None:
+            self.browser = Browser()
+        geo = task.config.get("geolocation")
+        storage = task.config.get("storage_state")
+        bundled_login = bool(task.config.get("require_login")) and all(
+            s.bundled for s in self.sites.values())
+        if storage and not bundled_login:
+            storage = _path(str(storage), task.base_dir)
+        else:
+            storage = None
+        self.session = await self.browser.new_session(SessionOptions(
+            frozenset(hosts), task.viewport or self.default_viewport, storage, geo,
+            self.load_timeout_ms))
+        for site in self.sites.values():
+            # PlayBench's own site is reset before every episode (cheap, and episodes sharing
+            # one server stay independent); other sites only as the user resets them.
+            if site.reset_url:
+                resp = await self.session.context.request.post(site.reset_url)
+                if not resp.ok:
+                    raise self._problem("require_reset", f"{site.reset_url} answered "
+                                                         f"HTTP {resp.status}")
+        if bundled_login:
+            await self._log_in()
+        self._input_images = [await fetch_image(self.session, self.place(ref), task.base_dir)
+                              for ref in task.images]
+        try:
+            await self.session.open_tabs(starts)
+        except Exception as err:
+            raise self._problem("start_url", str(err)) from err
+
+    def _judges(self, task: WebTask) -> None:
+        """Model judges from the web settings, made only for tasks that need them (a task
+        that needs one with none configured is scored None for that part, as check warns)."""
+        keys = _keys(task.eval)
+        try:
+            if self.judge is None and self.config.judge and "fuzzy_match" in keys:
+                self.judge = self._own(ModelJudge.named(self.config.judge))
+            if self.vqa is None and self.config.vqa and "eval_vqa" in keys:
+                self.vqa = self._own(ModelJudge.named(self.config.vqa))
+        except Exception as err:  # a missing profile or key: this episode cannot be scored
+            raise self._problem("eval", f"judge model: {err}") from err
+
+    def _own(self, judge: ModelJudge) -> ModelJudge:
+        self._own_judges.append(judge)
+        return judge
+
+    def _site(self, name: str, address: str | None) -> _Site:
+        if name in self._site_overrides:
+            base, reset_url = self._site_overrides[name]
+            return _Site(base.rstrip("/"), None, reset_url, bundled=reset_url is not None)
+        if address is not None:
+            return _Site(address.rstrip("/"))
+        server = ClassifiedsServer()
+        base = server.start()
+        return _Site(base, server, server.reset_url, bundled=True)
+
+    async def _log_in(self) -> None:
+        assert self.session is not None
+        for name, site in self.sites.items():
+            resp = await self.session.context.request.post(
+                site.base + LOGIN_PATH, form={"username": TEST_USER, "password": TEST_PASSWORD})
+            if not resp.ok:
+                raise self._problem("require_login", f"logging in to __{name}__ answered "
+                                                     f"HTTP {resp.status}")
+
+    def place(self, text: str) -> str:
+        """``text`` with every known placeholder replaced by its site's address."""
+        return PLACEHOLDER.sub(lambda m: self.sites[m.group(1)].base
+                               if m.group(1) in self.sites else m.group(0), text)
+
+    def unplace(self, text: str) -> str:
+        """Addresses back to placeholders (so hashes do not depend on the port of the day)."""
+        for name, site in self.sites.items():
+            text = text.replace(site.base, f"__{name}__")
+        return text
+
+    # -- observing ----------------------------------------------------------------------------
+
+    async def _observe(self) -> Observation:
+        assert self.session is not None
+        step = self._plan[self._plan_pos] if (
+            self._plan_pos is not None and self._plan_pos < len(self._plan)) else None
+        targets = reference.selectors(step) if step else []
+        view = await observe(self.session, targets, axtree=self.axtree)
+        self.view = view
+        self._next = reference.resolve(step, view.target_ids, self.place) if step else None
+        return self._observation(view)
+
+    def _observation(self, view: PageView) -> Observation:
+        assert self.session is not None
+        info = {"url": view.url, "tabs": view.tabs, "axtree": view.axtree,
+                "som": [i.to_dict() for i in view.marks.elements], "raw_frame": view.raw,
+                "viewport": list(view.marks.viewport),
+                "intent": self.task.intent if self.task else "",
+                "input_images": self._input_images, "blocked": list(self.session.blocked),
+                "timings_ms": view.timings_ms}
+        return Observation(view.frame, view.som_text, (), info)
+
+    # -- acting -------------------------------------------------------------------------------
+
+    async def step(self, action: Action) -> Transition:
+        if self.error is not None:
+            raise WebEpisodeError(self.error)
+        assert self.session is not None and self.view is not None
+        move: WebAction = action.move if isinstance(action.move, WebAction) else parse_action(
+            action.text)
+        on_plan = self._next is not None and action.text == self._next
+        self._plan_pos = (self._plan_pos + 1) if on_plan and self._plan_pos is not None else None
+        if self._pending_url is not None:
+            url, self._pending_url = self._pending_url, None
+            await self.session.goto(self.session.page, url)
+        before = self.state_hash()
+        if move.name == "stop":  # nothing happens on the page: the last view still holds
+            obs = self._observation(self.view)
+            obs = dataclasses.replace(obs, info={**obs.info, "end_reason": "stopped",
+                                                 "answer": move.text})
+            return Transition(obs, True, False, 0.0, True)
+        why = await execute(self.session, move, self.view.marks)
+        obs = await self._observe()
+        changed = self.state_hash() != before
+        return Transition(obs, why is None, changed, 0.0, False, why)
+
+    def parse_action(self, text: str) -> Action:
+        move = parse_action(text)
+        return Action(format_action(move), move)
+
+    def vocabulary(self) -> list[str]:
+        """Concrete actions for the current page: click/hover/type on every marked element,
+        the page and tab actions, and an empty stop (``goto`` is left out: it needs a URL)."""
+        if self.view is None:
+            return []
+        out: list[str] = []
+        for item in self.view.marks.elements:
+            out += [f"click [{item.id}]", f"hover [{item.id}]"]
+            if item.editable:
+                out.append(f"type [{item.id}] [test]")
+        out += ["press [Enter]", "scroll [down]", "scroll [up]", "new_tab", "close_tab",
+                "go_back", "go_forward", "stop []"]
+        out += [f"tab_focus [{t['index']}]" for t in self.view.tabs]
+        return out
+
+    def legal_actions(self) -> list[str]:
+        return self.vocabulary()
+
+    def snapshot(self) -> Any:
+        """The active tab's URL. A browser cannot be snapshotted: restoring only goes back to
+        that URL (form contents, other tabs and server-side changes stay as they are)."""
+        return self.view.url if self.view is not None else None
+
+    def restore(self, snapshot: Any) -> Observation:
+        """Schedules navigation to the snapshot's URL, done before the next step (restore is
+        synchronous in the Env protocol, navigation is not); returns the last observation.
+        Undo is not offered in web settings, so the loop does not call this."""
+        self._pending_url = snapshot
+        if self.view is None:
+            return self._fail("nothing to restore")
+        return Observation(self.view.frame, self.view.som_text, (), {"url": self.view.url})
+
+    def state_hash(self) -> str:
+        """Hash of the active tab's URL (site addresses written as placeholders) and the
+        Set-of-Marks text. It covers what the page shows in the viewport, not scroll position
+        beyond it, other tabs, or server-side state that is not on screen."""
+        if self.view is None:
+            return hashlib.sha256(f"error\n{self.error}".encode()).hexdigest()[:16]
+        text = f"{self.unplace(self.view.url)}\n{self.view.som_text}"
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def oracle(self) -> list[str] | None:
+        """The next reference action for this observation, with this page's ids; None once a
+        player has left the reference path (or the task has no reference)."""
+        if self.error is not None:
+            raise WebEpisodeError(self.error)
+        return [self._next] if self._next is not None else None
+
+    async def score(self, steps: Sequence[Any], setting: Setting) -> dict[str, float | None]:
+        """VWA's evaluators on the final state and the last ``stop`` answer ("" if none);
+        ``score`` is their product and ``solved`` whether it is 1."""
+        n = float(len(steps))
+        if self.error is not None or self.session is None or self.task is None:
+            return {"score": None, "solved": None, "steps": n}
+        answer = final_answer([getattr(s, "action", None) for s in steps])
+        try:
+            parts = await score_task(self.resolved, self.session, answer, self.task.base_dir,
+                                     self.judge, self.vqa)
+        except Exception:  # scoring must never lose the recorded episode
+            log.exception("web task %s: scoring failed", self.task.task_id)
+            return {"score": None, "solved": None, "steps": n}
+        s = parts.get("score")
+        return {**parts, "solved": None if s is None else float(s == 1.0), "steps": n}
+
+    async def close(self) -> None:
+        await self._release()
+        if self.browser is not None and self.browser is not self._shared_browser:
+            await self.browser.close()
+        self.browser = self._shared_browser
+
+    async def _release(self) -> None:
+        """Close what one episode opened: its context, its sites, its judge clients."""
+        if self.session is not None:
+            await self.session.close()
+            self.session = None
+        for site in self.sites.values():
+            if site.server is not None:
+                site.server.stop()
+        self.sites = {}
+        for judge in self._own_judges:
+            await judge.aclose()
+            if self.judge is judge:
+                self.judge = None
+            if self.vqa is judge:
+                self.vqa = None
+        self._own_judges = []
+
+
+def _keys(value: Any) -> set[str]:
+    """Every key used anywhere inside a JSON value."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+def _path(ref: str, base_dir: str) -> str:
+    p = Path(ref)
+    return str(p if p.is_absolute() else Path(base_dir) / p)
+
+
+__all__ = ["WebTaskEnv", "WebEpisodeError", "vwa_budget"]

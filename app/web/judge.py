@@ -1,0 +1,57 @@
+"""A judge model for fuzzy_match and eval_vqa, reached through a model profile.
+
+The evaluators (``evaluators.web``) only see an async ``judge(question, images) -> answer``;
+:class:`ModelJudge` is one, sending each question (with images as PNG data URLs) through the
+agents' :class:`~app.agents.client.ModelClient`, so retries, rate limits and key handling are
+the same as for model players.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Sequence
+
+import numpy as np
+
+from app.agents.client import ModelClient
+from app.agents.images import png_bytes
+from app.agents.keys import resolve_key
+from app.agents.profiles import ModelProfile, ProfileStore
+from app.agents.protocols.base import Prompt
+
+
+class JudgeError(RuntimeError):
+    """The judge answered nothing usable."""
+
+
+def data_url(image: np.ndarray) -> str:
+    return "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode()
+
+
+class ModelJudge:
+    """Asks one model profile; answers are short (a verdict or a colour)."""
+
+    def __init__(self, profile: ModelProfile, client: ModelClient | None = None) -> None:
+        if profile.is_local:
+            raise JudgeError(f"model profile {profile.name!r} is PlayBench's stand-in "
+                             "endpoint, not a model that can judge")
+        self.profile = profile
+        self.client = client or ModelClient(profile, resolve_key(profile))
+
+    @classmethod
+    def named(cls, name: str, store: ProfileStore | None = None) -> "ModelJudge":
+        return cls((store or ProfileStore()).get(name))
+
+    async def __call__(self, question: str, images: Sequence[np.ndarray] = ()) -> str:
+        content: list[dict] = [{"type": "text", "text": question}]
+        content += [{"type": "image_url", "image_url": {"url": data_url(img)}} for img in images]
+        prompt = Prompt([{"role": "user", "content": content}],
+                        params={"temperature": 0.0, "max_tokens": 64})
+        reply = await self.client.complete(prompt)
+        text = reply.reply.content.strip()
+        if not text:
+            raise JudgeError(f"judge {self.profile.name!r} gave an empty answer")
+        return text
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

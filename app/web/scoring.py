@@ -1,0 +1,86 @@
+"""Scoring a web episode: VWA's evaluators run on the final browser state and the answer.
+
+The pieces that read the browser live in ``games.web.probe``; the comparisons are the pure
+functions of ``evaluators.web``; this module wires them for one task config whose placeholders
+are already replaced by addresses. Each evaluator kind gives one part; the task's score is
+their product (web.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping
+
+from evaluators import web as ev
+from games.web.actions import parse_action
+from games.web.browser import PageSession
+from games.web.probe import ProbeError, fetch_image, locate_text, page_at, page_images
+
+log = logging.getLogger(__name__)
+
+
+def final_answer(actions: list[str | None]) -> str:
+    """The answer of the last ``stop`` action, or "" when the episode never stopped."""
+    for text in reversed(actions):
+        if text and text.lstrip().lower().startswith("stop"):
+            try:
+                return parse_action(text).text
+            except ValueError:
+                return ""
+    return ""
+
+
+async def score_task(config: Mapping[str, Any], session: PageSession, answer: str,
+                     base_dir: str, judge: ev.Judge | None = None,
+                     vqa: ev.Judge | None = None) -> dict[str, float | None]:
+    """Every evaluator the task lists, by kind, and their product under ``score``."""
+    spec = config.get("eval") or {}
+    intent = str(config.get("intent", ""))
+    parts: dict[str, float | None] = {}
+    for kind in spec.get("eval_types") or []:
+        try:
+            if kind == "string_match":
+                parts[kind] = await ev.string_score(spec["reference_answers"], answer, intent,
+                                                    judge, str(spec.get("string_note") or ""))
+            elif kind == "url_match":
+                parts[kind] = ev.url_match(spec["reference_url"], session.page.url,
+                                           spec.get("url_note") or "GOLD in PRED")
+            elif kind == "program_html":
+                parts[kind] = await _program_html(spec["program_html"], session, intent, judge)
+            elif kind == "page_image_query":
+                parts[kind] = await _page_images(spec["page_image_query"], session, base_dir,
+                                                 vqa)
+        except ProbeError as err:
+            log.warning("task %s: %s could not be evaluated: %s", config.get("task_id"), kind,
+                        err)
+            parts[kind] = None
+    parts["score"] = ev.combine(parts.values())
+    return parts
+
+
+async def _program_html(checks: list[Mapping[str, Any]], session: PageSession, intent: str,
+                        judge: ev.Judge | None) -> float | None:
+    results: list[float | None] = []
+    for check in checks:
+        async with page_at(session, check["url"]) as page:
+            text = await locate_text(page, check.get("locator", ""),
+                                     check.get("prep_actions") or ())
+        results.append(await ev.string_score(check["required_contents"], text, intent, judge,
+                                             whole_word_single=False))
+    return ev.combine(results)
+
+
+async def _page_images(queries: list[Mapping[str, Any]], session: PageSession, base_dir: str,
+                       vqa: ev.Judge | None) -> float | None:
+    results: list[float | None] = []
+    for q in queries:
+        async with page_at(session, q["eval_image_url"]) as page:
+            found = await page_images(session, page, q.get("eval_image_class", ""))
+        if q.get("eval_fuzzy_image_match"):
+            gold = [await fetch_image(session, ref.strip(), base_dir)
+                    for ref in str(q["eval_fuzzy_image_match"]).split(ev.OR)]
+            threshold = float(q.get("ssim_threshold", ev.DEFAULT_SSIM_THRESHOLD))
+            results.append(ev.image_match(found, gold, threshold))
+        if q.get("eval_vqa"):
+            results.append(await ev.vqa_score(found, q["eval_vqa"], vqa))
+    return ev.combine(results)

@@ -1,0 +1,89 @@
+"""Model-step throughput against ``playbench serve-model --latency 500`` at several concurrencies.
+
+The endpoint runs as its own process (as a remote model would), answering every request after
+500 ms. Episodes (maze, ING-VP text multi-step, 8 calls each) run concurrently on one asyncio
+loop through the official openai SDK, recording every step in a SQLite file. Target: at least
+0.8 x C / latency model steps per second up to C = 32.
+
+    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/bench_model_throughput.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from app.agents.profiles import ModelProfile
+from app.agents.session import ModelPlayerFactory
+from app.core.recorder import DbRecorder
+from app.core.runs import RunRequest, run_many
+from app.core.settings import get_setting
+from app.core.task import Task
+from db.engine import open_database
+from db.store import Store
+from games import registry
+
+
+def start_server(latency_ms: float) -> tuple[subprocess.Popen, str]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    proc = subprocess.Popen([sys.executable, "-m", "app", "serve-model", "--port", "0",
+                             "--latency", str(latency_ms)], stdout=subprocess.PIPE, text=True,
+                            env=env)
+    line = proc.stdout.readline()
+    return proc, line.split("listening on ")[1].split()[0]
+
+
+async def run(url: str, concurrency: int, levels, store: Store) -> tuple[int, float]:
+    profile = ModelProfile("bench", url, "playbench-oracle", state_hints=True,
+                           max_concurrency=max(64, concurrency), timeout=30.0)
+    setting = get_setting("ingvp:text-multi", "maze")
+    spec = registry.get("maze")
+    repeat = max(1, -(-2 * concurrency // len(levels)))
+    tasks = [Task("maze", lv, spec.rule_options({})) for lv in levels]
+    factory = ModelPlayerFactory(profile)
+    request = RunRequest(tasks, factory, setting, setting.default_budget("maze"),
+                         repeat=repeat, concurrency=concurrency)
+    t0 = time.perf_counter()
+    try:
+        results = await run_many(request, DbRecorder(store))
+    finally:
+        await factory.aclose()
+    elapsed = time.perf_counter() - t0
+    assert all(r.status == "done" for r in results)
+    return sum(len(r.steps) for r in results), elapsed
+
+
+async def main(latency_ms: float, levels_n: int, concurrencies: list[int]) -> None:
+    proc, url = start_server(latency_ms)
+    try:
+        levels = registry.get("maze").generate(levels_n, 5, 8)
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store(open_database(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
+            print(f"serve-model at {url}, latency {latency_ms:g} ms")
+            print(f"{'C':>3} {'steps':>6} {'seconds':>8} {'steps/s':>8} {'target':>7} "
+                  f"{'ratio':>6}")
+            for c in concurrencies:
+                steps, secs = await run(url, c, levels, store)
+                rate = steps / secs
+                ideal = c / (latency_ms / 1000.0)
+                print(f"{c:3d} {steps:6d} {secs:8.2f} {rate:8.2f} {0.8 * ideal:7.1f} "
+                      f"{rate / ideal:6.2f}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--latency", type=float, default=500.0, help="server latency, ms")
+    ap.add_argument("--levels", type=int, default=16, help="distinct maze levels")
+    ap.add_argument("--concurrency", default="1,8,32,64", help="comma list (default 1,8,32,64)")
+    args = ap.parse_args()
+    asyncio.run(main(args.latency, args.levels, [int(c) for c in args.concurrency.split(",")]))

@@ -1,0 +1,108 @@
+"""Puzzle-suite figures: how long each shipped pack takes to build from its seeds, how long the
+game's solver takes per level of it, and how long one frame takes to render per game at its
+default size (target: at most 5 ms).
+
+    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/bench_puzzles.py [--quick]
+
+``--quick`` skips the MageBench and depth packs in the build and solve table.
+
+Times are CPU time of this process (``time.process_time``), so a busy machine does not inflate
+them; the build table also shows wall-clock seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.base import BoardEnv  # noqa: E402
+from games.packs import resolve  # noqa: E402
+from games.registry import BOARD_GAMES, get  # noqa: E402
+from resources.levels import build_packs, catalog  # noqa: E402
+
+RENDER_TARGET_MS = 5.0
+
+
+def build_seconds(pack: catalog.Pack) -> tuple[float, float]:
+    """(CPU, wall) seconds to build the pack from its seeds."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    build_packs.build(pack)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def solve_ms(pack: catalog.Pack) -> list[float]:
+    """Milliseconds the game's solver takes from each level's start, one entry per level."""
+    spec = get(pack.game)
+    env = BoardEnv(spec)
+    times = []
+    for level in resolve(spec, pack.name).levels:
+        state = env.reset(level)
+        start = time.process_time()
+        plan = spec.solve(env.rules, state, None)
+        times.append(1000 * (time.process_time() - start))
+        assert plan is not None and len(plan) == level.meta["optimal"], (pack.key, level.number)
+    return times
+
+
+def render_ms(game: str, levels: int = 10, repeat: int = 5) -> tuple[float, tuple[int, int]]:
+    """Mean CPU milliseconds per frame over every state along the optimal solutions of the
+    first ``levels`` levels of the game's ingvp pack (each drawn ``repeat`` times, so the
+    clock's resolution does not matter), and the frame size."""
+    spec = get(game)
+    env = BoardEnv(spec)
+    total, frames = 0.0, 0
+    shape = (0, 0)
+    for level in resolve(spec, "ingvp").levels[:levels]:
+        env.reset(level)
+        env.render()  # warm the renderer's caches (fonts, sprites, the board's background)
+        for move in spec.solve(env.rules, env.state, None):
+            env.step(move)
+            start = time.process_time()
+            for _ in range(repeat):
+                frame = env.render()
+            total += time.process_time() - start
+            frames += repeat
+            shape = frame.shape[:2]
+    return 1000 * total / frames, shape
+
+
+def table(headers: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in
+                        enumerate(zip(r, widths))))
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    packs = [p for p in catalog.PACKS if p.subset_of is None
+             and (not quick or p.name == "ingvp")]
+    rows = []
+    for pack in packs:
+        cpu, wall = build_seconds(pack)
+        solve = solve_ms(pack)
+        rows.append([pack.key, str(pack.size), f"{cpu:.2f}", f"{wall:.2f}",
+                     f"{statistics.mean(solve):.1f}", f"{statistics.median(solve):.1f}",
+                     f"{max(solve):.1f}"])
+    print("Pack generation (from the documented seeds) and solver time per level\n")
+    table(["pack", "levels", "build cpu s", "wall s", "solve ms mean", "median", "max"], rows)
+
+    print(f"\nFrame render time at each game's default size (target <= {RENDER_TARGET_MS} ms)\n")
+    rows = []
+    for game in BOARD_GAMES:
+        ms, (h, w) = render_ms(game)
+        rows.append([game, f"{w}x{h}", f"{ms:.2f}", "yes" if ms <= RENDER_TARGET_MS else "NO"])
+    table(["game", "frame", "ms/frame", "on target"], rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,141 @@
+"""Shared pieces of the JSON-lines level formats (Hanoi, 15-puzzle, 8-queens, Sudoku).
+
+ING-VP stores those four games as one JSON object per line (see
+/work/shared/reference/puzzles.md), and our own packs for them use the same layout with more
+fields. Reading such a file always means the same chores: split at ``"\\n"`` only, skip blank
+lines, parse each line, insist on an object, find the level number, report problems with the
+file, line and level. This module does those chores once; the per-game modules only say which
+fields a record has and what a position must satisfy.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+
+from games.base import Level, LevelError
+
+
+class Record(NamedTuple):
+    """One non-blank line: its 1-based line number, its position among the records, the object."""
+
+    line: int
+    ordinal: int
+    obj: dict[str, Any]
+
+
+def records(text: str, source: str) -> Iterator[Record]:
+    """Every non-blank line of ``text`` parsed as a JSON object.
+
+    Only ``"\\n"`` ends a line (``str.splitlines`` would also split at characters such as U+0085
+    that JSON strings, e.g. titles, may hold unescaped). A line that is not JSON, or not an
+    object, raises :class:`LevelError` naming ``source``, the line and the record's position.
+    """
+    ordinal = 0
+    for no, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        if not raw.strip():
+            continue
+        ordinal += 1
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError) as err:
+            detail = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError)
+                      else str(err))
+            raise LevelError(f"bad JSON: the line is not valid JSON ({detail})", source=source,
+                             line=no, level=ordinal) from None
+        if not isinstance(obj, dict):
+            raise LevelError("each line must be one JSON object", source=source, line=no,
+                             level=ordinal)
+        yield Record(no, ordinal, obj)
+
+
+def where(source: str, record: Record, level: int | None = None) -> dict[str, Any]:
+    """Keyword arguments placing a :class:`LevelError` at a record (its number once known)."""
+    return {"source": source, "line": record.line,
+            "level": record.ordinal if level is None else level}
+
+
+def field(obj: Mapping[str, Any], key: str, at: Mapping[str, Any]) -> Any:
+    """``obj[key]``, or a "missing field" error placed at ``at``."""
+    if key not in obj:
+        raise LevelError(f"missing field {key!r}", **at)
+    return obj[key]
+
+
+def positive(value: Any, key: str, at: Mapping[str, Any]) -> int:
+    """``value`` if it is a whole number of at least 1 (booleans are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise LevelError(f"{key!r} must be a positive whole number, got {value!r}", **at)
+    return value
+
+
+def level_number(record: Record, key: str, source: str, *, required: bool) -> int:
+    """The record's level number from ``key``; when the key is absent it is the record's
+    position if ``required`` is false, else an error."""
+    at = where(source, record)
+    if key not in record.obj:
+        if required:
+            raise LevelError(f"missing field {key!r}", **at)
+        return record.ordinal
+    return positive(record.obj[key], key, at)
+
+
+def numbered(text: str, source: str, key: str) -> Iterator[tuple[Record, int, dict[str, Any]]]:
+    """(record, level number, object) per line, the number read from ``key`` or, when the key
+    is absent, the record's position in the file."""
+    for record in records(text, source):
+        yield record, level_number(record, key, source, required=False), record.obj
+
+
+def claim_number(number: int, seen: set[int], at: Mapping[str, Any]) -> None:
+    """Record ``number`` as used, refusing one used before (the error points at this line)."""
+    if number in seen:
+        raise LevelError(f"level number {number} appears twice", **at)
+    seen.add(number)
+
+
+def check_numbers(levels: Sequence[Level], source: str) -> None:
+    """Refuse an empty file or a level number used twice (the error names the file only)."""
+    if not levels:
+        raise LevelError("no levels found", source=source)
+    seen: set[int] = set()
+    for lv in levels:
+        if lv.number in seen:
+            raise LevelError(f"level number {lv.number} appears twice", source=source,
+                             level=lv.number)
+        seen.add(lv.number)
+
+
+def text_title(obj: Mapping[str, Any], at: Mapping[str, Any]) -> str:
+    """The optional ``title`` field, which must be a string."""
+    title = obj.get("title", "")
+    if not isinstance(title, str):
+        raise LevelError(f"field 'title' must be a string, got {title!r}", **at)
+    return title
+
+
+def first_record(text: str, lines: int = 50) -> dict[str, Any] | None:
+    """The first non-blank line as a JSON object (None if it is not one); for sniffing."""
+    for raw in text.split("\n")[:lines]:
+        if raw.strip():
+            try:
+                obj = json.loads(raw)
+            except (ValueError, RecursionError):
+                return None
+            return obj if isinstance(obj, dict) else None
+    return None
+
+
+def pack_record(level: Level, board: Any, first: Sequence[str]) -> dict[str, Any]:
+    """Our pack's record of a level: number, title, board, then the ``first`` meta keys in that
+    order, then every other meta key alphabetically (a stable order makes files reproducible)."""
+    rec: dict[str, Any] = {"number": level.number, "title": level.title, "board": board}
+    rec.update((k, level.meta[k]) for k in first if k in level.meta)
+    rec.update((k, level.meta[k]) for k in sorted(level.meta) if k not in first)
+    return rec
+
+
+def dump_lines(objects: Iterable[Mapping[str, Any]], *, ensure_ascii: bool = True) -> str:
+    """One JSON object per line, each line ending in ``"\\n"``. ASCII output (the default) keeps
+    stray line-separator characters out of the file."""
+    return "".join(json.dumps(obj, ensure_ascii=ensure_ascii) + "\n" for obj in objects)

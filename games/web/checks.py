@@ -1,0 +1,223 @@
+"""Checking a VWA task before it is played: every problem names the task and the field.
+
+Fatal problems (missing fields, an unknown evaluator, a VWA helper function PlayBench does not
+implement, a site with no address) make the task unusable; warnings (a judge model needed but
+not set up, a site PlayBench cannot reset, a field PlayBench ignores) do not.
+Field names and evaluator shapes: /work/shared/reference/web.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from games.web.tasks import (EVAL_TYPES, KNOWN_FIELDS, LOCATOR_FUNCS, OR, PLAYBENCH_FIELD,
+                             REQUIRED, STRING_CHECKS, URL_NOTES, Problem, WebTask)
+
+
+def check_config(task: WebTask, sites: Mapping[str, str | None],
+                 judge: bool = False) -> list[Problem]:
+    """All problems of ``task``. ``sites`` maps placeholder names to addresses (None: the
+    bundled site); ``judge`` says whether a judge model is configured."""
+    cfg = task.config
+    tid = cfg.get("task_id", "?")
+    out: list[Problem] = []
+
+    def bad(field: str, message: str, fatal: bool = True) -> None:
+        out.append(Problem(tid, field, message, fatal))
+
+    for name in REQUIRED:
+        if name not in cfg or cfg[name] in (None, ""):
+            bad(name, "missing field")
+    if "task_id" in cfg and (not isinstance(cfg["task_id"], int) or isinstance(cfg["task_id"],
+                                                                             bool)):
+        bad("task_id", f"must be a whole number, got {cfg['task_id']!r}")
+    for name in sorted(set(cfg) - set(KNOWN_FIELDS) - {PLAYBENCH_FIELD}):
+        bad(name, "not a VWA task field; ignored", fatal=False)
+    for name in task.placeholders():
+        if name not in sites:
+            bad("sites", f"no address for __{name}__; map it to the site's URL in the web "
+                         "settings")
+    if cfg.get("geolocation") is not None:
+        geo = cfg["geolocation"]
+        if not (isinstance(geo, dict) and {"latitude", "longitude"} <= set(geo)):
+            bad("geolocation", "must be null or an object with latitude and longitude")
+    _check_login(task, sites, bad)
+    _check_images(task, bad)
+    ev = cfg.get("eval")
+    if isinstance(ev, dict):
+        _check_eval(task, ev, judge, bad)
+    elif ev is not None:
+        bad("eval", "must be an object")
+    _check_extension(cfg.get(PLAYBENCH_FIELD), bad)
+    return out
+
+
+def _local(task: WebTask, ref: str) -> Path | None:
+    """The file a relative or absolute path names, or None for URLs."""
+    if "://" in ref or ref.startswith("data:") or ref.startswith("__"):
+        return None
+    p = Path(ref)
+    return p if p.is_absolute() else Path(task.base_dir) / p
+
+
+def _bundled(task: WebTask, sites: Mapping[str, str | None]) -> bool:
+    names = task.placeholders()
+    return bool(names) and all(sites.get(n, "") is None for n in names)
+
+
+def _check_login(task: WebTask, sites, bad) -> None:
+    cfg = task.config
+    state = cfg.get("storage_state")
+    if cfg.get("require_login") or state:
+        if _bundled(task, sites):
+            return  # PlayBench logs in to its own site itself
+        if not state:
+            bad("require_login", "no storage_state file to log in with")
+        else:
+            path = _local(task, str(state))
+            if path is not None and not path.exists():
+                bad("storage_state", f"file {path} not found (make it with VWA's login script)")
+    if cfg.get("require_reset") and not _bundled(task, sites):
+        bad("require_reset", "PlayBench cannot reset this site; reset it before the run",
+            fatal=False)
+
+
+def _check_images(task: WebTask, bad) -> None:
+    img = task.config.get("image")
+    if img is not None and not isinstance(img, (str, list)):
+        bad("image", "must be null, a path or URL, or a list of them")
+        return
+    for ref in task.images:
+        path = _local(task, ref)
+        if path is not None and not path.exists():
+            bad("image", f"file {path} not found")
+
+
+def _check_eval(task: WebTask, ev: Mapping[str, Any], judge: bool, bad) -> None:
+    types = ev.get("eval_types")
+    if not isinstance(types, list) or not types:
+        bad("eval.eval_types", "missing or empty (known: " + ", ".join(EVAL_TYPES) + ")")
+        return
+    for i, kind in enumerate(types):
+        if kind not in EVAL_TYPES:
+            bad(f"eval.eval_types[{i}]", f"unknown evaluator {kind!r} (known: "
+                                         f"{', '.join(EVAL_TYPES)})")
+    if "string_match" in types:
+        _check_strings(ev.get("reference_answers"), "eval.reference_answers", judge, bad)
+    if "url_match" in types:
+        if not isinstance(ev.get("reference_url"), str) or not ev["reference_url"].strip():
+            bad("eval.reference_url", "missing (url_match needs it)")
+        note = ev.get("url_note") or "GOLD in PRED"
+        if note not in URL_NOTES:
+            bad("eval.url_note", f"unknown rule {note!r} (known: {', '.join(URL_NOTES)})")
+    if "program_html" in types:
+        _check_program(ev.get("program_html"), judge, bad)
+    if "page_image_query" in types:
+        _check_images_query(task, ev.get("page_image_query"), judge, bad)
+
+
+def _check_strings(ref: Any, where: str, judge: bool, bad) -> None:
+    if not isinstance(ref, dict) or not ref:
+        bad(where, "missing (needs exact_match, must_include, must_exclude or fuzzy_match)")
+        return
+    for key, value in ref.items():
+        if key not in STRING_CHECKS:
+            bad(f"{where}.{key}", f"unknown check (known: {', '.join(STRING_CHECKS)})")
+        elif key in ("must_include", "must_exclude") and not (
+                isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            bad(f"{where}.{key}", "must be a list of strings")
+        elif key == "exact_match" and not isinstance(value, str):
+            bad(f"{where}.{key}", "must be a string")
+        elif key == "fuzzy_match":
+            if not (value == "N/A" or (isinstance(value, list) and
+                                       all(isinstance(v, str) for v in value))):
+                bad(f"{where}.{key}", 'must be a list of strings or "N/A"')
+            elif value != "N/A" and not judge:
+                bad(f"{where}.{key}", "needs a judge model; this part will not be scored",
+                    fatal=False)
+
+
+def _check_program(items: Any, judge: bool, bad) -> None:
+    if not isinstance(items, list) or not items:
+        bad("eval.program_html", "missing or empty (program_html needs checks)")
+        return
+    for i, item in enumerate(items):
+        where = f"eval.program_html[{i}]"
+        if not isinstance(item, dict):
+            bad(where, "must be an object")
+            continue
+        url = item.get("url")
+        if not isinstance(url, str) or not url:
+            bad(f"{where}.url", "missing")
+        elif url.startswith("func:"):
+            bad(f"{where}.url", f"VWA helper {url!r} is not supported")
+        loc = item.get("locator", "")
+        if not isinstance(loc, str):
+            bad(f"{where}.locator", "must be a string")
+        elif loc.startswith("func:") and not any(loc.startswith(f"func:{f}(")
+                                                 for f in LOCATOR_FUNCS):
+            bad(f"{where}.locator", f"VWA helper {loc[:60]!r} is not supported "
+                                    f"(supported: {', '.join(LOCATOR_FUNCS)})")
+        elif loc.startswith("lambda:"):
+            bad(f"{where}.locator", "lambda locators are not supported")
+        prep = item.get("prep_actions", [])
+        if not isinstance(prep, list) or not all(isinstance(p, str) for p in prep):
+            bad(f"{where}.prep_actions", "must be a list of JavaScript snippets")
+        _check_strings(item.get("required_contents"), f"{where}.required_contents", judge, bad)
+
+
+def _check_images_query(task: WebTask, items: Any, judge: bool, bad) -> None:
+    if not isinstance(items, list) or not items:
+        bad("eval.page_image_query", "missing or empty")
+        return
+    for i, item in enumerate(items):
+        where = f"eval.page_image_query[{i}]"
+        if not isinstance(item, dict):
+            bad(where, "must be an object")
+            continue
+        url = item.get("eval_image_url")
+        if not isinstance(url, str) or not url:
+            bad(f"{where}.eval_image_url", "missing")
+        elif url.startswith("func:"):
+            bad(f"{where}.eval_image_url", f"VWA helper {url!r} is not supported")
+        if not isinstance(item.get("eval_image_class", ""), str):
+            bad(f"{where}.eval_image_class", "must be a CSS selector string")
+        vqa, gold = item.get("eval_vqa"), item.get("eval_fuzzy_image_match")
+        if vqa is None and gold is None:
+            bad(where, "needs eval_vqa or eval_fuzzy_image_match")
+        if vqa is not None:
+            if not isinstance(vqa, list) or not all(
+                    isinstance(q, dict) and isinstance(q.get("question"), str)
+                    and isinstance(q.get("answer"), str) for q in vqa):
+                bad(f"{where}.eval_vqa", "must be a list of {question, answer} objects")
+            elif not judge:
+                bad(f"{where}.eval_vqa", "needs a VQA model; this part will not be scored",
+                    fatal=False)
+        if gold is not None:
+            if not isinstance(gold, str) or not gold.strip():
+                bad(f"{where}.eval_fuzzy_image_match", "must be image paths or URLs")
+            else:
+                for ref in gold.split(OR):
+                    path = _local(task, ref.strip())
+                    if path is not None and not path.exists():
+                        bad(f"{where}.eval_fuzzy_image_match", f"file {path} not found")
+        threshold = item.get("ssim_threshold", 0.8)
+        if not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+            bad(f"{where}.ssim_threshold", "must be a number from 0 to 1")
+
+
+def _check_extension(ext: Any, bad) -> None:
+    if ext is None:
+        return
+    if not isinstance(ext, dict):
+        bad(PLAYBENCH_FIELD, "must be an object")
+        return
+    for key in ("reference", "wrong"):
+        val = ext.get(key, [])
+        if not isinstance(val, list) or not all(isinstance(s, str) for s in val):
+            bad(f"{PLAYBENCH_FIELD}.{key}", "must be a list of action texts")
+    vp = ext.get("viewport")
+    if vp is not None and not (isinstance(vp, list) and len(vp) == 2 and
+                               all(isinstance(v, int) and 200 <= v <= 8000 for v in vp)):
+        bad(f"{PLAYBENCH_FIELD}.viewport", "must be [width, height] in pixels (200..8000)")

@@ -1,0 +1,123 @@
+"""Carrying out one web action on a browser session.
+
+VWA's semantics (/work/shared/reference/web.md): element actions act at the centre of the
+element's box; ``type`` presses Enter after the text unless told ``[0]``; ``scroll`` moves one
+viewport; an action naming an id that is not on the page fails, and the failure is told to the
+player while the episode goes on. PlayBench's ``type`` first selects the field's content, so the
+field ends up holding exactly the typed text (that is also what a person's recorded typing
+means); on a ``<select>`` it picks the option with that label.
+"""
+
+from __future__ import annotations
+
+from playwright.async_api import Error as PlaywrightError
+
+from games.web.actions import WebAction
+from games.web.browser import BrowserError, PageSession
+from games.web.som import SetOfMarks
+
+SCROLL_JS = "(down) => window.scrollBy(0, (down ? 1 : -1) * window.innerHeight)"
+SELECT_JS = """([x, y, label]) => {
+  const el = document.elementFromPoint(x, y);
+  const sel = el && el.closest('select');
+  if (!sel) return 'no list there';
+  const want = label.trim().toLowerCase();
+  const opt = [...sel.options].find((o) => o.text.trim().toLowerCase() === want ||
+                                            o.value.toLowerCase() === want);
+  if (!opt) return 'no option ' + JSON.stringify(label) + ' (options: ' +
+    [...sel.options].map((o) => o.text.trim()).join(', ') + ')';
+  sel.value = opt.value;
+  sel.dispatchEvent(new Event('input', {bubbles: true}));
+  sel.dispatchEvent(new Event('change', {bubbles: true}));
+  return '';
+}"""
+
+
+async def execute(session: PageSession, action: WebAction, marks: SetOfMarks) -> str | None:
+    """Apply ``action``; return None on success or the reason it failed (fed back to the
+    player). ``stop`` does nothing here: ending the episode is the caller's business."""
+    name = action.name
+    if name in ("click", "hover", "type"):
+        assert action.element is not None
+        item = marks.element(action.element)
+        if item is None:
+            n = len(marks.elements)
+            span = f"ids 1..{n}" if n else "no marked elements"
+            return f"there is no element [{action.element}] on this page ({span})"
+        x, y = item.centre
+        page = session.page
+        try:
+            if name == "hover":
+                await page.mouse.move(x, y)
+                return None
+            if name == "click":
+                await page.mouse.click(x, y)
+            elif item.select:
+                why = await page.evaluate(SELECT_JS, [x, y, action.text])
+                if why:
+                    return f"[{action.element}] {why}"
+                if action.enter:
+                    await page.keyboard.press("Enter")
+            else:
+                await page.mouse.click(x, y)
+                await page.keyboard.press("ControlOrMeta+A")
+                await page.keyboard.press("Delete")
+                await page.keyboard.type(action.text)
+                if action.enter:
+                    await page.keyboard.press("Enter")
+        except PlaywrightError as err:
+            return f"{name} [{action.element}] failed: {_first_line(err)}"
+        await session.settle()
+        return None
+    return await _page_action(session, action)
+
+
+async def _page_action(session: PageSession, action: WebAction) -> str | None:
+    name, page = action.name, session.page
+    try:
+        if name == "click_at":
+            await page.mouse.click(action.x, action.y)
+        elif name == "press":
+            await page.keyboard.press(action.text)
+        elif name == "scroll":
+            await page.evaluate(SCROLL_JS, action.direction == "down")
+            return None
+        elif name == "new_tab":
+            await session.new_tab()
+            return None
+        elif name == "tab_focus":
+            assert action.index is not None
+            if not 0 <= action.index < len(session.pages):
+                return (f"there is no tab {action.index} "
+                        f"(open tabs: 0..{len(session.pages) - 1})")
+            session.active = action.index
+            await session.page.bring_to_front()
+            return None
+        elif name == "close_tab":
+            await session.close_tab()
+            return None
+        elif name == "goto":
+            try:
+                await session.goto(page, action.text)
+            except BrowserError as err:
+                return str(err)
+            return None
+        elif name == "go_back":
+            await page.go_back(wait_until="load")
+            return None
+        elif name == "go_forward":
+            await page.go_forward(wait_until="load")
+            return None
+        elif name == "stop":
+            return None
+        else:
+            return f"{name} is not a web action"
+    except PlaywrightError as err:
+        return f"{name} failed: {_first_line(err)}"
+    await session.settle()
+    return None
+
+
+def _first_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0][:240] if lines else type(err).__name__

@@ -1,0 +1,202 @@
+"""VisualWebArena task files, read as published, and their check.
+
+A file holds one task object or a list of them, with VWA's fields (/work/shared/reference/web.md):
+``sites, task_id, require_login, storage_state, start_url, geolocation, intent_template, intent,
+image, instantiation_dict, require_reset, eval, reasoning_difficulty, visual_difficulty,
+overall_difficulty, comments, intent_template_id``. Site addresses are placeholders
+(``__CLASSIFIEDS__`` ...) replaced when the task is played; several start pages are joined with
+`` |AND| ``.
+
+PlayBench reads one field of its own, ``playbench`` (VWA's tools ignore unknown fields):
+``reference`` - actions that solve the task, ``wrong`` - actions that must score 0, both with
+element ids written as ``[{selector}]`` (a Playwright selector, turned into the Set-of-Marks id
+of the moment when played) - and ``viewport`` ``[width, height]``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from games.base import Level, LevelError
+
+GAME = "web"
+KNOWN_FIELDS = ("sites", "task_id", "require_login", "storage_state", "start_url", "geolocation",
+                "intent_template", "intent", "image", "instantiation_dict", "require_reset",
+                "eval", "reasoning_difficulty", "visual_difficulty", "overall_difficulty",
+                "comments", "intent_template_id")
+REQUIRED = ("task_id", "start_url", "intent", "eval")
+PLAYBENCH_FIELD = "playbench"
+EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
+STRING_CHECKS = ("exact_match", "must_include", "must_exclude", "fuzzy_match")
+URL_NOTES = ("EXACT", "GOLD in PRED")
+AND = " |AND| "
+OR = " |OR| "
+PLACEHOLDER = re.compile(r"__([A-Z][A-Z_]*?)__")
+LOCATOR_FUNCS = ("get_query_text", "get_query_text_lowercase")
+"""VWA locator helpers PlayBench implements (``func:get_query_text(__page__, "sel")``)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with one task: ``fatal`` problems make it unusable."""
+
+    task: int | str
+    field: str
+    message: str
+    fatal: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+class WebTaskError(LevelError):
+    """A task cannot be played; the message names the task and the field."""
+
+    def __init__(self, problem: Problem, source: str | None = None) -> None:
+        self.problem = problem
+        super().__init__(f"{problem.field}: {problem.message}", source=source,
+                         level=problem.task)
+
+    def _message(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        return f"{where}task {self.level}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class WebTask:
+    """One task as PlayBench plays it: VWA's config plus PlayBench's extension."""
+
+    config: Mapping[str, Any]
+    reference: tuple[str, ...] = ()
+    wrong: tuple[str, ...] = ()
+    viewport: tuple[int, int] | None = None
+    base_dir: str = "."
+
+    @property
+    def task_id(self) -> int:
+        return int(self.config["task_id"])
+
+    @property
+    def intent(self) -> str:
+        return str(self.config.get("intent", ""))
+
+    @property
+    def eval(self) -> Mapping[str, Any]:
+        return self.config.get("eval") or {}
+
+    @property
+    def start_urls(self) -> list[str]:
+        return [u.strip() for u in str(self.config.get("start_url", "")).split(AND) if u.strip()]
+
+    @property
+    def images(self) -> list[str]:
+        img = self.config.get("image")
+        if img is None or img == "":
+            return []
+        return [str(i) for i in img] if isinstance(img, list) else [str(img)]
+
+    def placeholders(self) -> set[str]:
+        """Site names the task refers to (``CLASSIFIEDS`` for ``__CLASSIFIEDS__``)."""
+        return set(PLACEHOLDER.findall(json.dumps(self.config)))
+
+
+def canonical_text(config: Mapping[str, Any], viewport: Sequence[int] | None) -> str:
+    """The text a web level is stored (and content-hashed) as: the VWA config, plus the
+    viewport when the task sets one. Reference trajectories are not part of the task."""
+    data = {k: v for k, v in config.items() if k != PLAYBENCH_FIELD}
+    if viewport:
+        data[PLAYBENCH_FIELD] = {"viewport": list(viewport)}
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def task_from_level(level: Level) -> WebTask:
+    """Rebuild the task a level holds (raises WebTaskError for text that is not a task)."""
+    try:
+        config = json.loads(level.text)
+    except json.JSONDecodeError as err:
+        raise WebTaskError(Problem(level.number, "task", f"not JSON ({err.msg})")) from None
+    if not isinstance(config, dict):
+        raise WebTaskError(Problem(level.number, "task", "not a JSON object"))
+    ext = config.get(PLAYBENCH_FIELD) or {}
+    meta = level.meta or {}
+    viewport = ext.get("viewport") if isinstance(ext, dict) else None
+    return WebTask(config, tuple(meta.get("reference") or ()), tuple(meta.get("wrong") or ()),
+                   tuple(viewport) if viewport else None, str(meta.get("base_dir") or "."))
+
+
+def level_of(config: Mapping[str, Any], index: int, base_dir: str, source: str) -> Level:
+    """A level for one task object of a file (``index`` numbers it when it has no task_id)."""
+    ext = config.get(PLAYBENCH_FIELD) if isinstance(config.get(PLAYBENCH_FIELD), dict) else {}
+    viewport = ext.get("viewport")
+    number = config.get("task_id")
+    number = number if isinstance(number, int) and not isinstance(number, bool) else index
+    meta: dict[str, Any] = {"base_dir": base_dir, "source": source}
+    for key in ("sites", "overall_difficulty", "reasoning_difficulty", "visual_difficulty"):
+        if config.get(key) is not None:
+            meta[key] = config[key]
+    for key in ("reference", "wrong"):
+        if ext.get(key):
+            meta[key] = list(ext[key])
+    return Level(GAME, canonical_text(config, viewport), number, str(config.get("intent", "")),
+                 meta)
+
+
+def load_text(text: str, source: str, base_dir: str = ".") -> list[Level]:
+    """Levels of a task file's text (one object or a list). Only a file that is not JSON, or
+    not objects, is refused here; problems inside a task are reported by :func:`check_task`
+    and end that task's episode as ``error`` when played."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LevelError(f"not a JSON task file: {err.msg}", source=source, line=err.lineno)
+    items = data if isinstance(data, list) else [data]
+    levels = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise LevelError(f"entry {i} is not a task object", source=source)
+        levels.append(level_of(item, i, base_dir, source))
+    return levels
+
+
+def load_file(path: Path) -> list[Level]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise LevelError(err.strerror or str(err), source=str(path)) from None
+    return load_text(text, str(path), str(path.parent.resolve()))
+
+
+def parse_ids(text: str) -> list[tuple[int, int]]:
+    """``"3"``, ``"0-5"``, ``"1,4,6-9"``: inclusive spans of task ids (VWA numbers from 0)."""
+    if not re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*", text):
+        raise LevelError(f"bad task range {text!r}: use N, A-B or a list such as 0,3,5-7")
+    spans = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        a, b = int(lo), int(hi or lo)
+        if b < a:
+            raise LevelError(f"bad task range {text!r}: {part!r} is descending")
+        spans.append((a, b))
+    return spans
+
+
+def select_ids(levels: Iterable[Level], range_text: str | None, source: str) -> list[Level]:
+    levels = list(levels)
+    if range_text is None:
+        return levels
+    spans = parse_ids(range_text)
+    chosen = [lv for lv in levels if any(a <= lv.number <= b for a, b in spans)]
+    if not chosen:
+        ids = sorted(lv.number for lv in levels)
+        raise LevelError(f"range {range_text!r} selects no task "
+                         f"(task ids {ids[0]}..{ids[-1]})" if ids else "the file has no task",
+                         source=source)
+    return chosen
+
+
+__all__ = ["WebTask", "WebTaskError", "Problem", "load_file", "load_text", "task_from_level",
+           "select_ids", "parse_ids", "canonical_text", "level_of"]

@@ -1,0 +1,108 @@
+"""The web action grammar: VWA's twelve actions, canonical text, and the reply rule."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.base import MoveError
+from games.web.actions import (SUMMARY_PHRASE, VWA_ACTIONS, WebAction, extract_action,
+                               format_action, parse_action)
+
+CASES = [
+    ("click [12]", WebAction("click", element=12)),
+    ("hover [3]", WebAction("hover", element=3)),
+    ("type [5] [red bike]", WebAction("type", element=5, text="red bike")),
+    ("type [5] [red bike] [0]", WebAction("type", element=5, text="red bike", enter=False)),
+    ("press [Control+a]", WebAction("press", text="Control+a")),
+    ("scroll [down]", WebAction("scroll", direction="down")),
+    ("new_tab", WebAction("new_tab")),
+    ("tab_focus [1]", WebAction("tab_focus", index=1)),
+    ("close_tab", WebAction("close_tab")),
+    ("goto [http://127.0.0.1:9/index.php?page=item&id=4]",
+     WebAction("goto", text="http://127.0.0.1:9/index.php?page=item&id=4")),
+    ("go_back", WebAction("go_back")),
+    ("go_forward", WebAction("go_forward")),
+    ("stop [$1,250]", WebAction("stop", text="$1,250")),
+]
+
+
+def test_every_vwa_action_has_a_case():
+    assert {a.name for _, a in CASES} == set(VWA_ACTIONS)
+
+
+@pytest.mark.parametrize("text,action", CASES)
+def test_parse_and_format_are_inverse_on_canonical_texts(text, action):
+    assert parse_action(text) == action
+    assert format_action(action) == text
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("CLICK [7]", "click [7]"), ("click[7]", "click [7]"), ("  hover [ 2 ] ", "hover [2]"),
+    ("type [5] [bike] [1]", "type [5] [bike]"), ("scroll down", "scroll [down]"),
+    ("scroll [UP]", "scroll [up]"), ("stop", "stop []"), ("stop []", "stop []"),
+    ("type [3] [a] [b] [0]", "type [3] [a] [b] [0]"),
+])
+def test_other_spellings_read_to_the_canonical_text(text, canonical):
+    assert format_action(parse_action(text)) == canonical
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("", "malformed"), ("click", "malformed"), ("click [x]", "malformed"),
+    ("type [4]", "malformed"), ("scroll [left]", "malformed"), ("tab_focus []", "malformed"),
+    ("goto []", "malformed"), ("new_tab [1]", "malformed"), ("stop 42", "malformed"),
+    ("jump [3]", "not_in_vocabulary"), ("double_click [3]", "not_in_vocabulary"),
+])
+def test_unreadable_actions_raise_with_a_kind(text, kind):
+    with pytest.raises(MoveError) as info:
+        parse_action(text)
+    assert info.value.kind == kind
+
+
+def test_coordinate_click_is_its_own_marked_action():
+    action = parse_action("click_at [640] [360]")
+    assert action.is_coordinate and (action.x, action.y) == (640, 360)
+    assert not parse_action("click [4]").is_coordinate
+    assert "click_at" not in VWA_ACTIONS
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"),
+                min_size=0, max_size=40)
+_answer = _text.map(str.strip)
+_actions = st.one_of(
+    st.builds(lambda n, i: WebAction(n, element=i), st.sampled_from(["click", "hover"]),
+              st.integers(0, 10_000)),
+    st.builds(lambda i, t, e: WebAction("type", element=i, text=t, enter=e),
+              st.integers(0, 500), _text, st.booleans()),
+    st.builds(lambda t: WebAction("press", text=t), _answer.filter(bool)),
+    st.builds(lambda d: WebAction("scroll", direction=d), st.sampled_from(["up", "down"])),
+    st.builds(lambda i: WebAction("tab_focus", index=i), st.integers(0, 50)),
+    st.builds(lambda t: WebAction("goto", text=t), _answer.filter(bool)),
+    st.builds(lambda t: WebAction("stop", text=t), _answer),
+    st.builds(lambda x, y: WebAction("click_at", x=x, y=y), st.integers(0, 4000),
+              st.integers(0, 4000)),
+    st.sampled_from([WebAction(n) for n in ("new_tab", "close_tab", "go_back", "go_forward")]),
+)
+
+
+@given(_actions)
+def test_parse_of_format_gives_the_action_back(action):
+    assert parse_action(format_action(action)) == action
+
+
+def test_reply_rule_takes_the_first_fence_after_the_summary_phrase():
+    reply = ("The search box is [5]. Earlier I tried ```click [2]```.\n"
+             f"{SUMMARY_PHRASE} ```type [5] [red lamp]``` and then ```click [9]```")
+    assert extract_action(reply) == "type [5] [red lamp]"
+
+
+def test_reply_rule_without_the_phrase_takes_the_first_fence():
+    assert extract_action("I will go back.\n```\ngo_back\n```\n```stop [x]```") == "go_back"
+    assert extract_action(f"{SUMMARY_PHRASE}:\n```text\nscroll [down]\n```") == "scroll [down]"
+
+
+def test_reply_without_a_fence_is_no_action():
+    with pytest.raises(MoveError) as info:
+        extract_action(f"{SUMMARY_PHRASE} click [3]")
+    assert info.value.kind == "no_action"

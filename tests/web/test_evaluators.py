@@ -1,0 +1,134 @@
+"""VWA's evaluators as pure functions: strings, URLs, SSIM, VQA and the product."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from evaluators import web as ev
+
+
+def test_answers_are_cleaned_before_comparing():
+    assert ev.clean('  "Red Bike" ') == "red bike"
+    assert ev.exact_match("N/A", "'n/a'") == 1.0
+    assert ev.exact_match("42", "42 dollars") == 0.0
+
+
+def test_must_include_alternatives_and_whole_words():
+    assert ev.must_include("$25000 |OR| $25,000", "The price is now $25,000.") == 1.0
+    assert ev.must_include("$25000 |OR| $25,000", "The price is now $2,500.") == 0.0
+    assert ev.must_include("1", "10 listings", whole_word=True) == 0.0
+    assert ev.must_include("1", "10 listings") == 1.0
+    assert ev.must_include("115", "$115", whole_word=True) == 1.0
+
+
+def test_must_exclude_fails_on_any_alternative():
+    assert ev.must_exclude("$30000 |OR| $30,000", "now $25,000") == 1.0
+    assert ev.must_exclude("$30000 |OR| $30,000", "was $30,000") == 0.0
+
+
+async def test_string_score_multiplies_every_check():
+    ref = {"must_include": ["Tidy diamond kite", "Retro diamond kite"], "must_exclude": ["stunt"]}
+    assert await ev.string_score(ref, "Tidy diamond kite, Retro diamond kite") == 1.0
+    assert await ev.string_score(ref, "Tidy diamond kite") == 0.0
+    assert await ev.string_score(ref, "Tidy diamond kite, Retro diamond kite, stunt kite") == 0.0
+
+
+async def test_fuzzy_match_passes_only_a_plain_correct():
+    def judge_saying(text):
+        async def judge(question, images):
+            assert "Reference answer: a pink car" in question
+            return text
+        return judge
+    ref = {"fuzzy_match": ["a pink car"]}
+    assert await ev.string_score(ref, "pink car", judge=judge_saying("Correct.")) == 1.0
+    assert await ev.string_score(ref, "car", judge=judge_saying("partially correct")) == 0.0
+    assert await ev.string_score(ref, "bike", judge=judge_saying("incorrect")) == 0.0
+    assert await ev.string_score(ref, "pink car", judge=None) is None
+
+
+async def test_unachievable_tasks_accept_na_without_a_judge():
+    ref = {"fuzzy_match": "N/A"}
+    assert await ev.string_score(ref, "N/A") == 1.0
+    assert await ev.string_score(ref, "Done") == 0.0
+
+
+@pytest.mark.parametrize("ref,pred,note,want", [
+    ("http://h/index.php?page=item&id=4", "http://h/index.php?page=item&id=4/", "EXACT", 1),
+    ("http://h/index.php?page=item&id=4", "http://h/index.php?page=item&id=44", "EXACT", 0),
+    ("http://h/index.php?page=search&category=cars",
+     "http://h/index.php?page=search&q=&category=cars&sort=newest", "GOLD in PRED", 1),
+    ("http://h/index.php?page=search&category=cars",
+     "http://h/index.php?page=search&category=bicycles", "GOLD in PRED", 0),
+    ("http://h/a |OR| http://h/index.php?page=saved", "http://h/index.php?page=saved", "EXACT", 1),
+])
+def test_url_match(ref, pred, note, want):
+    assert ev.url_match(ref, pred, note) == want
+
+
+def _direct_ssim(x: np.ndarray, y: np.ndarray, win: int = 7) -> float:
+    """SSIM computed window by window (slow, independent of the summed-area version)."""
+    c1, c2, vals = (0.01 * 255) ** 2, (0.03 * 255) ** 2, []
+    for i in range(x.shape[0] - win + 1):
+        for j in range(x.shape[1] - win + 1):
+            a, b = x[i:i + win, j:j + win].ravel(), y[i:i + win, j:j + win].ravel()
+            ua, ub = a.mean(), b.mean()
+            va, vb = a.var(ddof=1), b.var(ddof=1)
+            cov = ((a - ua) * (b - ub)).sum() / (a.size - 1)
+            vals.append(((2 * ua * ub + c1) * (2 * cov + c2)) /
+                        ((ua ** 2 + ub ** 2 + c1) * (va + vb + c2)))
+    return float(np.mean(vals))
+
+
+def test_ssim_agrees_with_a_window_by_window_computation():
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (20, 24), dtype=np.uint8)
+    b = np.clip(a.astype(int) + rng.integers(-40, 40, a.shape), 0, 255).astype(np.uint8)
+    assert ev.ssim(a, b) == pytest.approx(_direct_ssim(a.astype(float), b.astype(float)),
+                                          abs=1e-9)
+
+
+_img = arrays(np.uint8, st.tuples(st.integers(8, 24), st.integers(8, 24), st.just(3)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(_img, _img)
+def test_ssim_is_symmetric_bounded_and_one_on_itself(a, b):
+    assert ev.ssim(a, a) == pytest.approx(1.0)
+    s = ev.ssim(a, b)
+    assert -1.0 - 1e-9 <= s <= 1.0 + 1e-9
+    assert s == pytest.approx(ev.ssim(b, a))
+
+
+def test_image_match_uses_the_threshold():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 256, (40, 40, 3), dtype=np.uint8)
+    noisy = np.clip(a.astype(int) + rng.normal(0, 30, a.shape), 0, 255).astype(np.uint8)
+    s = ev.ssim(a, noisy)
+    assert 0 < s < 1
+    assert ev.image_match([noisy], [a], threshold=s - 0.01) == 1.0
+    assert ev.image_match([noisy], [a], threshold=s + 0.01) == 0.0
+    assert ev.image_match([], [a]) == 0.0
+
+
+async def test_vqa_needs_the_answer_in_some_image():
+    async def judge(question, images):
+        return "It is blue." if images[0][0, 0, 2] > 128 else "red, I think"
+    blue = np.zeros((4, 4, 3), np.uint8)
+    blue[..., 2] = 200
+    red = np.zeros((4, 4, 3), np.uint8)
+    qa = [{"question": "What colour?", "answer": "Blue"}]
+    assert await ev.vqa_score([red, blue], qa, judge) == 1.0
+    assert await ev.vqa_score([red], qa, judge) == 0.0
+    assert await ev.vqa_score([], qa, judge) == 0.0
+    assert await ev.vqa_score([blue], qa, None) is None
+
+
+def test_parts_combine_by_product():
+    assert ev.combine([1.0, 1.0]) == 1.0
+    assert ev.combine([1.0, 0.0]) == 0.0
+    assert ev.combine([1.0, None]) is None
+    assert ev.combine([0.0, None]) == 0.0
