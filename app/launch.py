@@ -15,7 +15,12 @@ def launch_app(args: argparse.Namespace) -> int:
         print(f"The desktop app is not available here ({err}); running the headless demo.",
               file=sys.stderr)
         return headless_demo()
-    return run_app(args)
+    try:
+        return run_app(args)
+    except ImportError as err:  # app.ui.main.NoDisplay: nowhere to open a window
+        print(f"The desktop app cannot open a window here ({err}); running the headless demo.",
+              file=sys.stderr)
+        return headless_demo()
 
 
 def headless_demo() -> int:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import sessionmaker
 VERSION_TABLE = "playbench_schema"
 ENV_VAR = "PLAYBENCH_DB"
 _MIGRATIONS = Path(__file__).with_name("migrations")
+_MIGRATION_LOCK = 0x706C6179  # "play": the PostgreSQL advisory lock key migrations hold
 
 
 class DatabaseProblem(RuntimeError):
@@ -125,6 +126,10 @@ def check_and_migrate(engine: Engine, url: str) -> str:
     if current != head:
         cfg = _alembic_config()
         with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                # Two app processes starting on a fresh shared database would both migrate;
+                # the second waits here, then finds the schema at head and does nothing.
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     return head

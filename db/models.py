@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -103,6 +104,7 @@ class Episode(Base):
         Index("ix_episodes_task", "task_id"),
         Index("ix_episodes_status", "status"),
         Index("ix_episodes_participant", "participant_id"),
+        Index("ix_episodes_study", "study_id", "practice"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -124,6 +126,24 @@ class Episode(Base):
     started: Mapped[datetime] = mapped_column(default=utcnow)
     ended: Mapped[datetime | None] = mapped_column(default=None)
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
+    """A study's practice task: recorded like any play, left out of results."""
+
+
+class StudyMember(Base):
+    """An annotator (or model) taking part in a study, with the seed their task order was
+    drawn from and the order itself, recorded when they first open their queue."""
+
+    __tablename__ = "study_members"
+    __table_args__ = (UniqueConstraint("study_id", "participant_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id"))
+    seed: Mapped[int] = mapped_column(sa.BigInteger)
+    task_order: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """Task keys in the order this member is given them (practice first)."""
+    joined: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Step(Base):
@@ -159,7 +179,8 @@ class Score(Base):
     of an unsolved level)."""
 
     __tablename__ = "scores"
-    __table_args__ = (UniqueConstraint("episode_id", "name"),)
+    __table_args__ = (UniqueConstraint("episode_id", "name"),
+                      Index("ix_scores_name", "name", "episode_id", "value"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     episode_id: Mapped[int] = mapped_column(ForeignKey("episodes.id", ondelete="CASCADE"))

@@ -9,14 +9,15 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from db.engine import Database
-from db.models import Episode, Frame, Participant, Score, Step, Study, Task, utcnow
+from db.models import (
+    Episode, Frame, Participant, Score, Step, Study, StudyMember, Task, utcnow)
 
 
 FrameData = tuple[str, int, int, "bytes | None"]
@@ -25,6 +26,10 @@ FrameData = tuple[str, int, int, "bytes | None"]
 
 class NotFound(LookupError):
     """No such record; the message names what was asked for."""
+
+
+class StudyExists(ValueError):
+    """A study of that name is stored already."""
 
 
 def new_uid() -> str:
@@ -56,29 +61,36 @@ class Store:
     # -- participants, tasks, studies ------------------------------------------------------
 
     def participant(self, kind: str, name: str, details: dict[str, Any] | None = None) -> int:
-        """Id of the participant (kind, name), created on first use; details are updated."""
-        with self.db.sessions.begin() as s:
-            row = s.scalar(sa.select(Participant).where(
-                Participant.kind == kind, Participant.name == name))
-            if row is None:
-                row = Participant(uid=new_uid(), kind=kind, name=name, details=details or {})
-                s.add(row)
-                s.flush()
-            elif details is not None and details != row.details:
-                row.details = details
-            return row.id
+        """Id of the participant (kind, name), created on first use; details are updated.
+
+        Insert-if-absent, then read: two processes (or two annotators' sessions on a shared
+        PostgreSQL store) asking for the same new participant at once both get its one id."""
+        with self.db.engine.begin() as conn:
+            conn.execute(self._insert_ignore(Participant.__table__).values(
+                uid=new_uid(), kind=kind, name=name, details=details or {}, created=utcnow()))
+            row = conn.execute(sa.select(Participant.id, Participant.details).where(
+                Participant.kind == kind, Participant.name == name)).one()
+            if details is not None and details != row.details:
+                conn.execute(sa.update(Participant.__table__)
+                             .where(Participant.id == row.id).values(details=details))
+            return int(row.id)
 
     def task(self, game: str, level_hash: str, level_text: str, *, number: int = 1,
              title: str = "", source: str = "", meta: dict[str, Any] | None = None) -> int:
-        """Id of the task for this level content, created on first use."""
-        with self.db.sessions.begin() as s:
-            row = s.scalar(sa.select(Task).where(Task.game == game, Task.level_hash == level_hash))
-            if row is None:
-                row = Task(game=game, level_hash=level_hash, level_text=level_text,
-                           level_number=number, title=title, source=source, meta=meta or {})
-                s.add(row)
-                s.flush()
-            return row.id
+        """Id of the task for this level content, created on first use (race-free, as
+        :meth:`participant`)."""
+        with self.db.engine.begin() as conn:
+            return self._task_in(conn, game, level_hash, level_text, number=number,
+                                 title=title, source=source, meta=meta)
+
+    def _task_in(self, conn: sa.Connection, game: str, level_hash: str, level_text: str, *,
+                 number: int = 1, title: str = "", source: str = "",
+                 meta: dict[str, Any] | None = None) -> int:
+        conn.execute(self._insert_ignore(Task.__table__).values(
+            game=game, level_hash=level_hash, level_text=level_text, level_number=number,
+            title=title, source=source, meta=meta or {}))
+        return int(conn.scalar(sa.select(Task.id).where(
+            Task.game == game, Task.level_hash == level_hash)))
 
     def study_id(self, name: str) -> int:
         with self.db.sessions() as s:
@@ -86,6 +98,59 @@ class Store:
         if sid is None:
             raise NotFound(f"no study named {name!r}")
         return sid
+
+    def study(self, name: str) -> Study:
+        """The study called ``name`` (its protocol included)."""
+        with self.db.sessions() as s:
+            row = s.scalar(sa.select(Study).where(Study.name == name))
+        if row is None:
+            names = self.study_names()
+            raise NotFound(f"no study named {name!r}" + (
+                f" (studies: {', '.join(names)})" if names else " (no studies yet)"))
+        return row
+
+    def study_names(self) -> list[str]:
+        with self.db.engine.connect() as conn:
+            return list(conn.scalars(sa.select(Study.name).order_by(Study.name)))
+
+    def create_study(self, name: str, protocol: dict[str, Any],
+                     tasks: Sequence[dict[str, Any]]) -> tuple[int, list[int]]:
+        """Store a study and the tasks it plays in one transaction: either all of it is
+        there afterwards or none. ``tasks`` are :meth:`task` keyword sets (``game``,
+        ``level_hash``, ``level_text``, ``number``, ``title``, ``source``, ``meta``).
+        Returns the study id and the task ids in order; a taken name raises
+        :class:`StudyExists` and writes nothing."""
+        taken = StudyExists(f"a study named {name!r} exists already")
+        try:
+            with self.db.engine.begin() as conn:
+                if conn.scalar(sa.select(Study.id).where(Study.name == name)) is not None:
+                    raise taken
+                task_ids = [self._task_in(conn, **t) for t in tasks]
+                result = conn.execute(sa.insert(Study.__table__).values(
+                    uid=new_uid(), name=name, protocol=protocol, created=utcnow()))
+                return int(result.inserted_primary_key[0]), task_ids
+        except sa.exc.IntegrityError:  # created by another process a moment ago
+            raise taken from None
+
+    def study_member(self, study_id: int, participant_id: int,
+                     make_order: Callable[[], tuple[int, Sequence[str]]]) -> StudyMember:
+        """The membership of a participant in a study, recorded on first call with the seed
+        and task order ``make_order()`` returns as ``(seed, order)``; later calls return the
+        recorded one whatever ``make_order`` would say now."""
+        with self.db.engine.begin() as conn:
+            existing = conn.execute(sa.select(StudyMember.__table__).where(
+                StudyMember.study_id == study_id,
+                StudyMember.participant_id == participant_id)).first()
+            if existing is None:
+                seed, order = make_order()
+                conn.execute(self._insert_ignore(StudyMember.__table__).values(
+                    study_id=study_id, participant_id=participant_id, seed=seed,
+                    task_order=list(order), joined=utcnow()))
+            row = conn.execute(sa.select(StudyMember.__table__).where(
+                StudyMember.study_id == study_id,
+                StudyMember.participant_id == participant_id)).one()
+        return StudyMember(id=row.id, study_id=row.study_id, participant_id=row.participant_id,
+                           seed=row.seed, task_order=list(row.task_order), joined=row.joined)
 
     # -- frames -----------------------------------------------------------------------------
 
@@ -125,7 +190,8 @@ class Store:
                 uid=new_uid(), participant_id=participant_id, task_id=task_id,
                 study_id=study_id, setting=setting, player=player, budget=budget, rules=rules,
                 seed=seed, status="running", n_steps=0, owner=owner, start_frame=frame,
-                start_state=start_state, started=utcnow(), meta=meta or {}))
+                start_state=start_state, started=utcnow(), meta=meta or {},
+                practice=bool((meta or {}).get("practice", False))))
             return int(result.inserted_primary_key[0])
 
     def add_step(self, episode_id: int, step: dict[str, Any],

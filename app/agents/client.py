@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from app.agents.errors import BadResponse, ModelCallError, classify
 from app.agents.profiles import ModelProfile
@@ -125,6 +126,17 @@ class ModelClient:
             out.pop("tool_choice", None)
         return out
 
+    async def _create(self, body: dict[str, Any], headers: Mapping[str, str] | None) -> Any:
+        """POST the request through the SDK's own transport (auth, Azure routing, errors).
+
+        ``chat.completions.create`` first walks every message through the SDK's typed-dict
+        transformer, about 3 ms per request for our plain-JSON bodies - a third of the harness's
+        own time per step at high concurrency. Our bodies need no transformation, so they go to
+        the same endpoint as they are, and the answer is parsed into the same ChatCompletion."""
+        return await self.sdk.post(
+            "/chat/completions", body=body, cast_to=ChatCompletion,
+            options={"headers": dict(headers)} if headers else {})
+
     def delay(self, attempt: int, err: ModelCallError) -> float:
         """Exponential backoff with jitter; never shorter than the server's Retry-After."""
         p = self.profile
@@ -144,8 +156,7 @@ class ModelClient:
             async with self.limiter.slot(estimate) as ticket:
                 t0 = self.clock()
                 try:
-                    completion = await self.sdk.chat.completions.create(
-                        **kwargs, extra_headers=dict(headers) if headers else None)
+                    completion = await self._create(kwargs, headers)
                     reply, finish = reply_of(completion)
                 except asyncio.CancelledError:
                     raise

@@ -12,10 +12,10 @@ import sys
 from typing import Sequence
 
 from app import __version__
-from app.cli import episodes, games, levels, models, run, serve, web
+from app.cli import episodes, games, levels, models, results, run, serve, study, transfer, web
 from app.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError
 
-_MODULES = (levels, run, episodes, games, models, serve, web)
+_MODULES = (levels, run, episodes, games, models, serve, web, study, results, transfer)
 
 
 def build_parser() -> argparse.ArgumentParser:

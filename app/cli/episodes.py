@@ -10,6 +10,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from app.cli.common import UsageError, add_db_option, open_store, table
+from app.cli.transfer import EXPORT_FORMATS, add_export_options, export_other, study_episode_ids
 from app.core.replay import verify_episode
 from app.exports.jsonl import export_jsonl
 
@@ -29,10 +30,13 @@ def add_parsers(sub) -> None:
     r.set_defaults(handler=cmd_replay)
 
     x = sub.add_parser("export", help="write episodes to portable files")
-    x.add_argument("--format", dest="fmt", default="jsonl", choices=["jsonl"])
+    x.add_argument("--format", dest="fmt", default="jsonl", choices=list(EXPORT_FORMATS),
+                   help="jsonl: trajectories (re-importable); csv: score tables; chat: "
+                        "behaviour-cloning data")
     x.add_argument("--out", required=True, metavar="DIR")
     x.add_argument("--episode", type=int, action="append", metavar="ID",
                    help="only these episodes (repeatable; default all)")
+    add_export_options(x)
     add_db_option(x)
     x.set_defaults(handler=cmd_export)
 
@@ -85,10 +89,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.fmt != "jsonl":
+        return export_other(args)
     store = open_store(args)
     show = sys.stderr.isatty()
+    ids = args.episode
+    if args.study:
+        if ids:
+            raise UsageError("give --episode or --study, not both")
+        ids = study_episode_ids(store, args.study)
+        if not ids:
+            print(f"study {args.study!r} has no episodes yet; nothing exported")
+            return 0
     manifest = export_jsonl(
-        store, Path(args.out), args.episode,
+        store, Path(args.out), ids,
         progress=(lambda ids: tqdm(ids, unit="ep", file=sys.stderr)) if show else None)
     print(f"exported {manifest['episodes']} episodes, {manifest['steps']} steps, "
           f"{manifest['frames']} frames to {args.out}")

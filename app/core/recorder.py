@@ -8,6 +8,7 @@ Gymnasium, benchmarks).
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -86,6 +87,10 @@ class DbRecorder:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._written: set[str] = set()
+        # Ids already looked up by this recorder: a run of many episodes asks for the same
+        # participant and tasks again and again.
+        self._participants: dict[tuple[str, str, str], int] = {}
+        self._tasks: dict[tuple[str, str], int] = {}
 
     def _frame(self, frame: np.ndarray | None):
         if frame is None:
@@ -96,11 +101,18 @@ class DbRecorder:
         return (digest, frame.shape[1], frame.shape[0], encode_png(frame))
 
     def begin(self, start: EpisodeStart, frame: np.ndarray | None) -> int:
-        pid = self.store.participant(start.participant_kind, start.participant_name,
-                                     start.participant_details)
-        tid = self.store.task(start.game, start.level_hash, start.level_text,
-                              number=start.level_number, title=start.level_title,
-                              source=start.level_source, meta=start.level_meta)
+        pkey = (start.participant_kind, start.participant_name,
+                json.dumps(start.participant_details, sort_keys=True, default=str))
+        pid = self._participants.get(pkey)
+        if pid is None:
+            pid = self._participants[pkey] = self.store.participant(
+                start.participant_kind, start.participant_name, start.participant_details)
+        tkey = (start.game, start.level_hash)
+        tid = self._tasks.get(tkey)
+        if tid is None:
+            tid = self._tasks[tkey] = self.store.task(
+                start.game, start.level_hash, start.level_text, number=start.level_number,
+                title=start.level_title, source=start.level_source, meta=start.level_meta)
         sid = self.store.study_id(start.study) if start.study else None
         data = self._frame(frame)
         eid = self.store.begin_episode(

@@ -116,6 +116,20 @@ class HanoiRenderer:
                 frame.blit(sprite, (x - sprite.get_width() // 2, BASE_TOP - (level + 1) * h))
         return to_array(frame)
 
+    # -- hit testing (board clicks in the desktop app) ---------------------------------------
+
+    def locate(self, state: HanoiState, x: float, y: float) -> str | None:
+        """The rod letter whose column (a quarter of the frame) holds pixel (x, y), or None
+        outside the frame: a click anywhere above a rod picks that rod."""
+        if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+            return None
+        return "ABCD"[int(x // (WIDTH // 4))]
+
+    def area(self, state: HanoiState, rod: str) -> tuple[int, int, int, int]:
+        """Frame rectangle (x, y, w, h) around a rod and its disks."""
+        span = WIDTH // 4
+        return "ABCD".index(rod) * span + 6, ROD_TOP - 24, span - 12, BASE_TOP - ROD_TOP + 56
+
 
 def make_renderer(rules: Any, options: Mapping[str, Any]) -> HanoiRenderer:
     """Frames are 800x600 (ING-VP's size); disk widths follow ``rules.order``."""

@@ -73,6 +73,19 @@ class MazeRenderer:
         frame.blit(self._agent, (x * self.cell, y * self.cell))
         return to_array(frame)
 
+    # -- hit testing (board clicks in the desktop app) ---------------------------------------
+
+    def locate(self, state: MazeState, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) cell under frame pixel (x, y), or None outside the maze."""
+        row, col = int(y // self.cell), int(x // self.cell)
+        if 0 <= x and 0 <= y and row < state.board.height and col < state.board.width:
+            return row, col
+        return None
+
+    def area(self, state: MazeState, cell: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Frame rectangle (x, y, w, h) of a cell."""
+        return cell[1] * self.cell, cell[0] * self.cell, self.cell, self.cell
+
 
 def make_renderer(rules: Any, options: Mapping[str, Any]) -> MazeRenderer:
     """Options: ``cell`` (pixels per cell, default 30 as in ING-VP)."""

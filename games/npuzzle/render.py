@@ -41,6 +41,7 @@ class NPuzzleRenderer:
         self._tray: pygame.Surface | None = None
         self._tiles: dict[int, pygame.Surface] = {}
         self._origin: list[tuple[int, int]] = []
+        self._cell = 0
 
     def _layout(self, n: int) -> None:
         if n == self._n:
@@ -49,6 +50,7 @@ class NPuzzleRenderer:
         pad = max(4, self.size // 32)
         gap = max(2, self.size // 50)
         cell = (self.size - 2 * pad - (n - 1) * gap) // n
+        self._cell = cell
         pad = (self.size - n * cell - (n - 1) * gap) // 2
         self._origin = [(pad + (p % n) * (cell + gap), pad + (p // n) * (cell + gap))
                         for p in range(n * n)]
@@ -80,6 +82,23 @@ class NPuzzleRenderer:
             if t:
                 frame.blit(self._tiles[t], self._origin[p])
         return to_array(frame)
+
+    # -- hit testing (board clicks in the desktop app) ---------------------------------------
+
+    def locate(self, state: PuzzleState, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) slot under frame pixel (x, y), or None in the tray's margins and
+        gaps."""
+        self._layout(state.n)
+        for p, (ox, oy) in enumerate(self._origin):
+            if ox <= x < ox + self._cell and oy <= y < oy + self._cell:
+                return divmod(p, state.n)
+        return None
+
+    def area(self, state: PuzzleState, slot: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Frame rectangle (x, y, w, h) of a slot."""
+        self._layout(state.n)
+        x, y = self._origin[slot[0] * state.n + slot[1]]
+        return x, y, self._cell, self._cell
 
 
 def make_renderer(rules: Any, options: Mapping[str, Any]) -> NPuzzleRenderer:

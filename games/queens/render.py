@@ -110,6 +110,19 @@ class QueensRenderer:
             frame[rows, cols] = source[rows, cols]
         return frame
 
+    # -- hit testing (board clicks in the desktop app) ---------------------------------------
+
+    def locate(self, state: QueensState, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) square under frame pixel (x, y), or None off the board."""
+        t = self.cell
+        if not (0 <= x < N * t and 0 <= y < N * t):
+            return None
+        return int(y // t), int(x // t)
+
+    def area(self, state: QueensState, square: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Frame rectangle (x, y, w, h) of a square."""
+        return square[1] * self.cell, square[0] * self.cell, self.cell, self.cell
+
 
 def make_renderer(rules: Any, options: Mapping[str, Any]) -> QueensRenderer:
     """Render options: ``size`` (default 800) and ``labels`` (default True)."""

@@ -148,6 +148,21 @@ class SokobanRenderer:
         frame.blit(sprites["worker"], (x * t, y * t))
         return to_array(frame)
 
+    # -- hit testing (board clicks in the desktop app) ---------------------------------------
+
+    def locate(self, state: SokobanState, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) square under frame pixel (x, y), or None outside the board."""
+        t = self._tile_for(state.board)
+        row, col = int(y // t), int(x // t)
+        if 0 <= x and 0 <= y and row < state.board.height and col < state.board.width:
+            return row, col
+        return None
+
+    def area(self, state: SokobanState, square: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Frame rectangle (x, y, w, h) of a square."""
+        t = self._tile_for(state.board)
+        return square[1] * t, square[0] * t, t, t
+
 
 def make_renderer(rules: Any, options: Mapping[str, Any]) -> SokobanRenderer:
     return SokobanRenderer(tile=int(options.get("tile", 32)), max_edge=options.get("max_edge"))

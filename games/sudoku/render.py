@@ -96,6 +96,21 @@ class SudokuRenderer:
             frame.blit(img, img.get_rect(center=(x + t // 2, y + t // 2 + 1)))
         return to_array(frame)
 
+    # -- hit testing (board clicks in the desktop app) ---------------------------------------
+
+    def locate(self, state: SudokuState, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) cell under frame pixel (x, y), or None outside the grid (labels
+        included)."""
+        gx, gy = x - self.margin, y - self.margin
+        if not (0 <= gx < 9 * self.cell and 0 <= gy < 9 * self.cell):
+            return None
+        return int(gy // self.cell), int(gx // self.cell)
+
+    def area(self, state: SudokuState, cell: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Frame rectangle (x, y, w, h) of a cell."""
+        x, y = self._origin(cell[0] * 9 + cell[1])
+        return x, y, self.cell, self.cell
+
 
 def make_renderer(rules: Any, options: Mapping[str, Any]) -> SudokuRenderer:
     """Render options: ``size`` (default 450), ``labels`` (default False) and

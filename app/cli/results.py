@@ -1,0 +1,89 @@
+"""``playbench results``: the leaderboard per game, setting and participant, as a table, CSV
+or JSON, optionally with a plot file (PNG, SVG or PDF)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+from app.cli.common import UsageError, add_db_option, fmt, open_store, table
+from app.exports.csv import write_leaderboard
+from app.results.data import Scope
+from app.results.leaderboard import METRICS, Leaderboard, leaderboard
+from app.results.stats import Estimate
+
+KINDS = ("human", "model", "script")
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("results", help="leaderboard per game, setting and participant")
+    p.add_argument("--study", metavar="NAME", help="only this study's episodes")
+    p.add_argument("--game", help="only this game")
+    p.add_argument("--setting", help="only this setting")
+    p.add_argument("--kind", choices=KINDS, help="only this kind of participant")
+    p.add_argument("--pool-humans", action="store_true",
+                   help="one row for all human annotators together")
+    p.add_argument("--include-practice", action="store_true",
+                   help="count practice episodes too (normally left out)")
+    p.add_argument("--format", dest="fmt", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="confidence level of the intervals (default 0.95)")
+    p.add_argument("--plot", metavar="FILE", help="also save a human-vs-models bar chart "
+                   "(.png, .svg or .pdf)")
+    p.add_argument("--metric", choices=METRICS, default="accuracy", help="metric to plot")
+    add_db_option(p)
+    p.set_defaults(handler=cmd_results)
+
+
+def _cell(e: Estimate, digits: int = 1) -> str:
+    if e.value is None:
+        return "-"
+    if e.low is None or e.high is None:
+        return fmt(e.value, digits)
+    return f"{fmt(e.value, digits)} [{fmt(e.low, digits)}, {fmt(e.high, digits)}]"
+
+
+def print_table(board: Leaderboard) -> None:
+    rows = [[r.game, r.setting, f"{r.kind}:{r.participant}", r.episodes, r.levels,
+             _cell(r.accuracy), _cell(r.completion), _cell(r.efficiency),
+             _cell(r.magebench), _cell(r.steps_over_optimal, 2), _cell(r.human_relative)]
+            for r in board.rows]
+    table(["game", "setting", "participant", "eps", "levels", "accuracy %", "completion",
+           "efficiency %", "magebench", "steps/opt", "human-rel %"], rows)
+    pct = int(round(board.confidence * 100))
+    print(f"\n[low, high]: {pct} % level-cluster bootstrap intervals; practice "
+          f"{'included' if board.scope.include_practice else 'excluded'}")
+    if board.excluded:
+        left = ", ".join(f"{n} {s}" for s, n in sorted(board.excluded.items()))
+        print(f"left out: {left} (only finished episodes count)")
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    if not 0.5 <= args.confidence < 1:
+        raise UsageError("--confidence must be at least 0.5 and below 1")
+    store = open_store(args)
+    scope = Scope(study=args.study, game=args.game, setting=args.setting, kind=args.kind,
+                  include_practice=args.include_practice)
+    board = leaderboard(store, scope, pool_humans=args.pool_humans,
+                        confidence=args.confidence)
+    if args.fmt == "json":
+        out = {"scope": {k: v for k, v in dataclasses.asdict(scope).items() if k != "viewer"},
+               "confidence": board.confidence, "excluded": board.excluded,
+               "rows": board.records()}
+        print(json.dumps(out, indent=2))
+    elif args.fmt == "csv":
+        write_leaderboard(board, sys.stdout)
+    else:
+        print_table(board)
+    if args.plot:
+        from app.results.plots import PlotError, human_vs_models, save_figure
+        try:
+            save_figure(human_vs_models(board, args.metric), Path(args.plot))
+        except PlotError as err:
+            print(f"playbench results: {err}", file=sys.stderr)
+            return 1
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0

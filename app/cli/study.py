@@ -1,0 +1,198 @@
+"""``playbench study``: create a study from a YAML file, list studies, show an annotator's
+queue, report status (progress, time per annotator, agreement), and run model sweeps."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from app.cli.common import UsageError, add_db_option, fmt, open_store, table
+from app.results.agreement import Agreement, annotator_report
+from app.studies import (
+    StudyFileError, StudyQueue, create_study, load_protocol, load_study_file, run_sweep)
+from db.store import StudyExists
+
+
+def add_parsers(sub) -> None:
+    s = sub.add_parser("study", help="human-baseline studies: create, status, queue, run models")
+    ssub = s.add_subparsers(dest="study_command", metavar="ACTION")
+    s.set_defaults(handler=lambda args: _no_action())
+
+    c = ssub.add_parser("create", help="check a study file and store the study")
+    c.add_argument("file", metavar="FILE.yaml")
+    add_db_option(c)
+    c.set_defaults(handler=cmd_create)
+
+    ls = ssub.add_parser("list", help="list stored studies")
+    add_db_option(ls)
+    ls.set_defaults(handler=cmd_list)
+
+    st = ssub.add_parser("status", help="progress, time per annotator and agreement")
+    st.add_argument("name")
+    st.add_argument("--format", dest="fmt", choices=["table", "json"], default="table")
+    add_db_option(st)
+    st.set_defaults(handler=cmd_status)
+
+    q = ssub.add_parser("queue", help="an annotator's queue (order, state of each task)")
+    q.add_argument("name")
+    q.add_argument("--annotator", required=True, metavar="NAME")
+    add_db_option(q)
+    q.set_defaults(handler=cmd_queue)
+
+    r = ssub.add_parser("run", help="play the study's tasks with a model (or scripted) player")
+    r.add_argument("name")
+    r.add_argument("--player", required=True,
+                   help="model:NAME (see `playbench models list`) or a scripted player")
+    r.add_argument("--repeat", type=int, default=1, help="episodes per task (default 1)")
+    r.add_argument("--concurrency", type=int, default=1, help="episodes at once (default 1)")
+    r.add_argument("--include-practice", action="store_true",
+                   help="play the practice tasks too (recorded as practice)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_db_option(r)
+    r.set_defaults(handler=cmd_run)
+
+
+def _no_action() -> int:
+    raise UsageError("study needs an action: create, list, status, queue or run")
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        spec = load_study_file(path)
+    except StudyFileError as err:
+        print(f"playbench study create: {len(err.problems)} problem(s), nothing created:",
+              file=sys.stderr)
+        for p in err.problems:
+            print(f"  {err.source}: {p}", file=sys.stderr)
+        return 1
+    store = open_store(args)
+    try:
+        protocol = create_study(store, spec)
+    except StudyExists as err:
+        print(f"playbench study create: {err}", file=sys.stderr)
+        return 1
+    print(f"created study {protocol.name!r}: {len(protocol.scored)} tasks, "
+          f"{len(protocol.practice)} practice, order {protocol.order}"
+          + (", blind" if protocol.blind else ""))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    rows = []
+    for name in store.study_names():
+        p = load_protocol(store, name)
+        rows.append([name, len(p.scored), len(p.practice), p.order, "yes" if p.blind else "no"])
+    table(["study", "tasks", "practice", "order", "blind"], rows)
+    return 0
+
+
+def cmd_queue(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    queue = StudyQueue(store, args.name, args.annotator)
+    items = queue.items()
+    table(["#", "task", "practice", "game", "level", "setting", "status", "episode", "solved"],
+          [[i.position, i.key, "yes" if i.practice else "", i.game, i.level_number, i.setting,
+            i.status, i.episode_id, i.solved] for i in items])
+    p = queue.progress(items)
+    print(f"{p.done} of {p.total} done (practice {p.practice_done}/{p.practice_total}); "
+          f"order seed {queue.seed}")
+    return 0
+
+
+def _agreement_lines(a: Agreement) -> list[str]:
+    if a.levels == 0:
+        return ["agreement: no level was played by two annotators yet"]
+    lines = [f"agreement over {a.levels} levels, {a.annotators} annotators: solved "
+             f"{fmt(a.percent_agreement and 100 * a.percent_agreement, 1)} % agree, "
+             f"Fleiss' kappa {fmt(a.fleiss_kappa, 3)}"]
+    for name, c in (("all", a.actions_all), ("solved", a.actions_solved)):
+        lines.append(f"action counts ({name}): mean |difference| {fmt(c.mean_abs_diff, 2)}, "
+                     f"relative {fmt(c.relative_diff, 3)}, ICC(1) {fmt(c.icc, 3)} "
+                     f"over {c.levels} levels")
+    for pair in a.pairs:
+        lines.append(f"  {pair.a} ~ {pair.b}: {pair.levels} shared levels, agreement "
+                     f"{fmt(pair.agreement, 3)}, Cohen's kappa {fmt(pair.kappa, 3)}")
+    return lines
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from app.results.data import Scope, load_episodes
+    store = open_store(args)
+    protocol = load_protocol(store, args.name)
+    report = annotator_report(store, args.name)
+    every = load_episodes(store, Scope(study=args.name, include_practice=True,
+                                       statuses=("running", "done", "interrupted", "error")))
+    per: dict[tuple[str, str], dict[str, int]] = {}
+    for e in every.episodes:
+        d = per.setdefault((e.kind, e.participant), {"done": 0, "practice": 0, "other": 0})
+        key = "other" if e.status != "done" else ("practice" if e.practice else "done")
+        d[key] += 1
+    if args.fmt == "json":
+        out = {"study": protocol.name, "tasks": len(protocol.scored),
+               "practice": len(protocol.practice), "order": protocol.order,
+               "blind": protocol.blind,
+               "participants": [{"kind": k, "name": n, **d} for (k, n), d in sorted(per.items())],
+               "annotators": [t.__dict__ for t in report.times],
+               "agreement": _agreement_json(report.agreement)}
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"study {protocol.name}: {len(protocol.scored)} tasks, {len(protocol.practice)} "
+          f"practice, order {protocol.order}" + (", blind" if protocol.blind else ""))
+    table(["participant", "done", "of", "practice", "unfinished"],
+          [[f"{k}:{n}", d["done"], len(protocol.scored) if k == "human" else None,
+            d["practice"], d["other"]] for (k, n), d in sorted(per.items())])
+    if report.times:
+        print()
+        table(["annotator", "tasks", "solved", "active min", "wall min", "median s/task"],
+              [[t.annotator, t.tasks_done, t.solved, t.active_seconds / 60,
+                t.wall_seconds / 60, t.median_task_seconds] for t in report.times])
+        print()
+        for line in _agreement_lines(report.agreement):
+            print(line)
+    return 0
+
+
+def _agreement_json(a: Agreement | None) -> dict | None:
+    if a is None:
+        return None
+    import dataclasses
+    return dataclasses.asdict(a)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.repeat < 1 or args.concurrency < 1:
+        raise UsageError("--repeat and --concurrency must be at least 1")
+    from app.agents.progress import RunProgress
+    from app.cli.run import _closing, _summary
+    from app.players.factory import UnknownPlayer, player_factory
+    store = open_store(args)
+    load_protocol(store, args.name)  # an unknown study fails before any player is made
+    try:
+        factory = player_factory(args.player, store)
+    except UnknownPlayer as err:
+        raise UsageError(str(err)) from None
+    bars: list = []
+
+    def planned(n: int) -> None:
+        bars.append(RunProgress(n, f"{args.name} {args.player}",
+                                disable=args.no_progress or n < 2))
+
+    def listen(event) -> None:
+        for bar in bars:
+            bar(event)
+
+    report = asyncio.run(_closing(factory, run_sweep(
+        store, args.name, factory, repeat=args.repeat, concurrency=args.concurrency,
+        include_practice=args.include_practice, listeners=[listen], on_planned=planned)))
+    for bar in bars:
+        bar.close()
+    print(f"{report.participant}: {len(report.results)} episodes played, {report.skipped} "
+          "already done")
+    if report.results:
+        _summary(report.results)
+    return 1 if report.errors else 0

@@ -1,0 +1,92 @@
+"""``playbench import DIR`` and the CSV and chat branches of ``playbench export``.
+
+``export --format jsonl`` (``app.cli.episodes``) writes the trajectory export that ``import``
+reads back; ``csv`` writes score tables; ``chat`` writes behaviour-cloning data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.cli.common import UsageError, add_db_option, open_store
+from app.results.data import Scope
+
+EXPORT_FORMATS = ("jsonl", "csv", "chat")
+
+
+def add_parsers(sub) -> None:
+    i = sub.add_parser("import", help="merge a JSONL export into this database (no duplicates)")
+    i.add_argument("directory", metavar="DIR", help="a directory written by `playbench export`")
+    i.add_argument("--check", action="store_true", help="only check the export; write nothing")
+    add_db_option(i)
+    i.set_defaults(handler=cmd_import)
+
+
+def add_export_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``export`` beyond the JSONL ones (called by ``app.cli.episodes``)."""
+    parser.add_argument("--study", metavar="NAME", help="only this study's episodes")
+    parser.add_argument("--game", help="only this game's episodes (csv, chat)")
+    parser.add_argument("--per", choices=["episode", "step"], default="episode",
+                        help="chat: one JSON line per episode or per decision")
+    parser.add_argument("--success-only", action="store_true",
+                        help="chat: only solved episodes")
+    parser.add_argument("--images", choices=["latest", "all"], default="latest",
+                        help="chat, per episode: keep the image of the newest user turn only "
+                             "(default) or of every turn")
+
+
+def study_episode_ids(store, study: str) -> list[int]:
+    from app.results.data import load_episodes
+    scope = Scope(study=study, include_practice=True,
+                  statuses=("running", "done", "interrupted", "error"))
+    return sorted(e.id for e in load_episodes(store, scope).episodes)
+
+
+def export_other(args: argparse.Namespace) -> int:
+    """``export --format csv|chat``."""
+    store = open_store(args)
+    if args.episode:
+        raise UsageError("--episode goes with --format jsonl; use --study or --game here")
+    scope = Scope(study=args.study, game=args.game)
+    out = Path(args.out)
+    if args.fmt == "csv":
+        from app.exports.csv import export_csv
+        counts = export_csv(store, out, scope)
+        print(f"wrote {counts['episodes']} episode rows and {counts['leaderboard']} "
+              f"leaderboard rows to {out}")
+        return 0
+    from app.exports.chat import export_chat
+    report = export_chat(store, out, scope, per=args.per, success_only=args.success_only,
+                         images=args.images)
+    skipped = ", ".join(f"{n} {why}" for why, n in sorted(report.skipped.items()))
+    print(f"wrote {report.lines} chat lines from {report.episodes} episodes, "
+          f"{report.images} images to {out}" + (f" (skipped: {skipped})" if skipped else ""))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from app.exports.importer import ImportProblem, check_bundle, import_bundle
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        print(f"playbench import: {directory}: no such directory", file=sys.stderr)
+        return 1
+    store = open_store(args)
+    try:
+        if args.check:
+            seen = check_bundle(store, directory)
+            print(f"ok: {len(seen.episodes)} episodes, {sum(seen.step_counts.values())} steps, "
+                  f"{len(seen.frames)} frames, {len(seen.studies)} studies")
+            return 0
+        report = import_bundle(store, directory)
+    except ImportProblem as err:
+        print(f"playbench import: {directory}/{err} - nothing imported", file=sys.stderr)
+        return 1
+    print(f"imported {report.episodes_new} new episodes ({report.steps} steps, "
+          f"{report.frames} frames), extended {report.episodes_extended}, "
+          f"skipped {report.episodes_skipped} already here; new: {report.participants} "
+          f"participants, {report.tasks} tasks, {report.studies} studies")
+    for w in report.warnings:
+        print(f"note: {w}", file=sys.stderr)
+    return 0

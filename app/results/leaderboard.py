@@ -1,0 +1,151 @@
+"""Leaderboard tables per game, setting and participant (definitions in docs/studies.md).
+
+Each row averages per level first, then over levels, so a level played ten times weighs as much
+as a level played once; intervals come from a level-cluster bootstrap (``stats``).
+
+- accuracy: share of episodes solved, percent (ING-VP accuracy)
+- completion: ING-VP completion, 0-100
+- efficiency: ING-VP action efficiency (share of actions that changed the state, percent),
+  per-level mean; ``efficiency_pooled`` is the action-weighted mean over all episodes
+  (sum of changed actions / sum of actions in multi-step settings)
+- magebench: MageBench's Sokoban score (Sokoban rows only)
+- steps_over_optimal: actions / optimal length, solved episodes only
+- human_relative: ARC-AGI-3-style action efficiency against the median solving human on the
+  same level and setting, ``min(1, (h / a) ** 2)``, 0 when unsolved, percent; levels with no
+  solving human are left out of it (``baseline_levels`` counts the others)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from app.results.data import EpisodeFacts, Scope, human_baselines, load_episodes
+from app.results.stats import (
+    CONFIDENCE, RESAMPLES, Estimate, Resampler, clustered_estimate, human_relative, median,
+    stable_seed, weighted_mean)
+from app.studies.access import check_results_allowed
+from db.store import Store
+
+METRICS = ("accuracy", "completion", "efficiency", "magebench", "steps_over_optimal",
+           "human_relative")
+HUMANS = "humans"
+"""Participant name of the pooled human row (``pool_humans``)."""
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    game: str
+    setting: str
+    kind: str
+    participant: str
+    episodes: int
+    levels: int
+    repeats: int
+    """Most episodes on one level."""
+    accuracy: Estimate
+    completion: Estimate
+    efficiency: Estimate
+    efficiency_pooled: float | None
+    magebench: Estimate
+    steps_over_optimal: Estimate
+    human_relative: Estimate
+    baseline_levels: int
+    mean_actions: float | None
+
+    def metric(self, name: str) -> Estimate:
+        return getattr(self, name)
+
+    def record(self) -> dict[str, Any]:
+        """A flat dict (CSV and JSON rows): each metric with ``_low`` and ``_high``."""
+        out: dict[str, Any] = {"game": self.game, "setting": self.setting, "kind": self.kind,
+                               "participant": self.participant, "episodes": self.episodes,
+                               "levels": self.levels, "repeats": self.repeats}
+        for name in METRICS:
+            est = self.metric(name)
+            out[name] = est.value
+            out[f"{name}_low"] = est.low
+            out[f"{name}_high"] = est.high
+        out["efficiency_pooled"] = self.efficiency_pooled
+        out["baseline_levels"] = self.baseline_levels
+        out["mean_actions"] = self.mean_actions
+        return out
+
+
+@dataclass
+class Leaderboard:
+    rows: list[LeaderRow]
+    scope: Scope
+    excluded: dict[str, int] = field(default_factory=dict)
+    confidence: float = CONFIDENCE
+
+    def records(self) -> list[dict[str, Any]]:
+        return [r.record() for r in self.rows]
+
+    def games(self) -> list[str]:
+        return sorted({r.game for r in self.rows})
+
+    def for_game(self, game: str) -> list[LeaderRow]:
+        return [r for r in self.rows if r.game == game]
+
+
+def build_row(key: tuple[str, str, str, str], episodes: Sequence[EpisodeFacts],
+              baselines: dict[tuple[str, str], float], *, resamples: int = RESAMPLES,
+              confidence: float = CONFIDENCE) -> LeaderRow:
+    """One leaderboard row from its episodes (pure: no database)."""
+    game, setting, kind, name = key
+    resampler = Resampler(stable_seed(*key), resamples)
+    by_level: dict[str, list[EpisodeFacts]] = {}
+    for e in episodes:
+        by_level.setdefault(e.level_key, []).append(e)
+
+    def est(value: Callable[[EpisodeFacts], float | None]) -> Estimate:
+        groups = {lv: [value(e) for e in eps] for lv, eps in by_level.items()}
+        return clustered_estimate(groups, resampler.seed, resamples=resamples,
+                                  confidence=confidence, resampler=resampler)
+
+    def hre(e: EpisodeFacts) -> float | None:
+        if e.solved is None:  # unscorable (e.g. a web task whose judge was missing)
+            return None
+        r = human_relative(e.is_solved, e.actions, baselines.get((e.level_key, e.setting)))
+        return None if r is None else 100.0 * r
+
+    eff = [(e.efficiency, e.actions) for e in episodes if e.efficiency is not None]
+    return LeaderRow(
+        game=game, setting=setting, kind=kind, participant=name, episodes=len(episodes),
+        levels=len(by_level), repeats=max(len(v) for v in by_level.values()),
+        accuracy=est(lambda e: None if e.solved is None else 100.0 * e.solved),
+        completion=est(lambda e: e.completion),
+        efficiency=est(lambda e: e.efficiency),
+        efficiency_pooled=weighted_mean([v for v, _ in eff], [n for _, n in eff]),
+        magebench=est(lambda e: e.magebench),
+        steps_over_optimal=est(lambda e: e.steps_over_optimal if e.is_solved else None),
+        human_relative=est(hre),
+        baseline_levels=sum(1 for lv, eps in by_level.items()
+                            if (lv, eps[0].setting) in baselines),
+        mean_actions=sum(e.actions for e in episodes) / len(episodes))
+
+
+def compute_leaderboard(episodes: Sequence[EpisodeFacts], *, pool_humans: bool = False,
+                        resamples: int = RESAMPLES,
+                        confidence: float = CONFIDENCE) -> list[LeaderRow]:
+    """Rows for already-loaded episodes, sorted by game, setting, kind, participant."""
+    baselines = {k: m for k, v in human_baselines(episodes).items()
+                 if (m := median(v)) is not None}
+    groups: dict[tuple[str, str, str, str], list[EpisodeFacts]] = {}
+    for e in episodes:
+        name = HUMANS if pool_humans and e.kind == "human" else e.participant
+        groups.setdefault((e.game, e.setting, e.kind, name), []).append(e)
+    return [build_row(k, groups[k], baselines, resamples=resamples, confidence=confidence)
+            for k in sorted(groups)]
+
+
+def leaderboard(store: Store, scope: Scope = Scope(), *, pool_humans: bool = False,
+                resamples: int = RESAMPLES, confidence: float = CONFIDENCE) -> Leaderboard:
+    """The leaderboard of the episodes in ``scope`` (raises ``Blinded`` when an annotator
+    asks for a blind study's results)."""
+    check_results_allowed(store, scope.study, scope.viewer)
+    loaded = load_episodes(store, scope)
+    rows = compute_leaderboard(loaded.episodes, pool_humans=pool_humans, resamples=resamples,
+                               confidence=confidence)
+    return Leaderboard(rows, scope, loaded.excluded, confidence)

@@ -1,0 +1,129 @@
+"""Result plots as matplotlib :class:`~matplotlib.figure.Figure` objects, made without pyplot
+(no global figure state, no backend chosen here): the UI puts a figure on a Qt canvas, the
+command line and tests save it with :func:`save_figure` as PNG, SVG or PDF.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from app.results.data import EpisodeFacts
+from app.results.leaderboard import METRICS, Leaderboard, LeaderRow
+
+FORMATS = ("png", "svg", "pdf")
+LABELS = {"accuracy": "accuracy (%)", "completion": "completion (0-100)",
+          "efficiency": "action efficiency (%)", "magebench": "MageBench score",
+          "steps_over_optimal": "steps / optimal",
+          "human_relative": "human-relative efficiency (%)"}
+HUMAN_COLOUR = "#3b6ea8"
+MODEL_COLOURS = ("#d17a22", "#5a9e4b", "#a2459c", "#c23b3b", "#7f7f7f", "#1f9e9e", "#8c6d31")
+
+
+class PlotError(ValueError):
+    """Nothing to plot, or a format that cannot be written."""
+
+
+def _colour(row: LeaderRow, others: list[str]) -> str:
+    if row.kind == "human":
+        return HUMAN_COLOUR
+    key = f"{row.kind}:{row.participant}"
+    if key not in others:
+        others.append(key)
+    return MODEL_COLOURS[others.index(key) % len(MODEL_COLOURS)]
+
+
+def human_vs_models(board: Leaderboard, metric: str = "accuracy",
+                    setting: str | None = None) -> Figure:
+    """Grouped bars per game: one bar per participant (humans in blue), with the confidence
+    interval as an error bar. Rows of other settings are left out when ``setting`` is set."""
+    if metric not in METRICS:
+        raise PlotError(f"unknown metric {metric!r} (valid: {', '.join(METRICS)})")
+    rows = [r for r in board.rows if (setting is None or r.setting == setting)
+            and r.metric(metric).value is not None]
+    if not rows:
+        raise PlotError(f"no {metric} values to plot")
+    games = sorted({r.game for r in rows})
+    fig = Figure(figsize=(max(5.0, 1.8 * len(games) + 2), 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    palette: list[str] = []
+    seen_labels: set[str] = set()
+    for gi, game in enumerate(games):
+        game_rows = sorted((r for r in rows if r.game == game),
+                           key=lambda r: (r.kind != "human", r.participant, r.setting))
+        width = 0.8 / len(game_rows)
+        for j, r in enumerate(game_rows):
+            est = r.metric(metric)
+            x = gi - 0.4 + width * (j + 0.5)
+            label = f"{r.participant}" + (f" [{r.setting}]" if setting is None and len(
+                {x.setting for x in rows}) > 1 else "")
+            err = None
+            if est.low is not None and est.high is not None:
+                err = [[max(0.0, est.value - est.low)], [max(0.0, est.high - est.value)]]
+            ax.bar(x, est.value, width * 0.9, yerr=err, capsize=3, color=_colour(r, palette),
+                   label=label if label not in seen_labels else None, edgecolor="black",
+                   linewidth=0.4)
+            seen_labels.add(label)
+    ax.set_xticks(range(len(games)), games)
+    ax.set_ylabel(LABELS.get(metric, metric))
+    pct = int(round(board.confidence * 100))
+    ax.set_title(f"{LABELS.get(metric, metric)} per game ({pct} % intervals)")
+    ax.legend(fontsize="small", frameon=False, loc="best")
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def score_distribution(episodes: Sequence[EpisodeFacts], metric: str = "completion",
+                       game: str | None = None) -> Figure:
+    """Per participant, the distribution of one per-episode score (box plot with the
+    individual episodes as points). ``metric`` is an episode score: solved, completion,
+    efficiency, magebench, steps_over_optimal, or ``actions``."""
+    valid = ("solved", "completion", "efficiency", "magebench", "steps_over_optimal", "actions")
+    if metric not in valid:
+        raise PlotError(f"unknown episode score {metric!r} (valid: {', '.join(valid)})")
+    groups: dict[str, list[float]] = {}
+    kinds: dict[str, str] = {}
+    for e in episodes:
+        if game is not None and e.game != game:
+            continue
+        v = getattr(e, metric)
+        if v is None:
+            continue
+        name = f"{e.kind}:{e.participant}"
+        groups.setdefault(name, []).append(float(v))
+        kinds[name] = e.kind
+    if not groups:
+        raise PlotError(f"no {metric} values to plot")
+    names = sorted(groups, key=lambda n: (kinds[n] != "human", n))
+    fig = Figure(figsize=(max(5.0, 0.9 * len(names) + 2), 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    ax.boxplot([groups[n] for n in names], showfliers=False)
+    rng = np.random.default_rng(0)
+    for i, n in enumerate(names, 1):
+        ys = groups[n]
+        xs = i + rng.uniform(-0.12, 0.12, len(ys))
+        ax.scatter(xs, ys, s=10, alpha=0.6,
+                   color=HUMAN_COLOUR if kinds[n] == "human" else MODEL_COLOURS[0])
+    ax.set_xticks(range(1, len(names) + 1), names, rotation=20, ha="right")
+    ax.set_ylabel(LABELS.get(metric, metric))
+    ax.set_title(f"{metric} per episode" + (f" ({game})" if game else ""))
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def save_figure(fig: Figure, path: Path, fmt: str | None = None, dpi: int = 150) -> Path:
+    """Write ``fig`` as PNG, SVG or PDF (from ``fmt`` or the file suffix)."""
+    path = Path(path)
+    fmt = (fmt or path.suffix.lstrip(".")).lower()
+    if fmt not in FORMATS:
+        raise PlotError(f"cannot save a figure as {fmt!r} (valid: {', '.join(FORMATS)})")
+    # A figure shown on a Qt canvas keeps that canvas; an Agg canvas is only attached to
+    # figures that have none yet, so saving never disturbs the UI's.
+    if fig.canvas is None or type(fig.canvas).__name__ == "FigureCanvasBase":
+        FigureCanvasAgg(fig)
+    fig.savefig(path, format=fmt, dpi=dpi)
+    return path

@@ -1,0 +1,154 @@
+"""Small statistics the results need, with numpy only: per-level means, a cluster bootstrap
+interval, medians, and the human-relative efficiency of one episode.
+
+Why a cluster bootstrap: repeats of one level are not independent of each other (the level's
+difficulty is shared), so the unit of resampling is the level. Each bootstrap sample draws
+levels with replacement and averages their per-level means; the interval is the percentile
+interval of those averages. With a single level there is nothing to resample across, so the
+repeats are resampled instead; with a single episode there is no interval. Resampling uses a
+seed derived from the row's identity, so the same data always gives the same interval (an
+imported copy of a database shows the identical leaderboard).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+RESAMPLES = 2000
+CONFIDENCE = 0.95
+HRE_POWER = 2.0
+HRE_CAP = 1.0
+"""Human-relative efficiency per episode: (median human actions / player actions) ** 2, capped
+at 1 - as ARC-AGI-3 scores action efficiency; unsolved episodes score 0."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its confidence interval (None when it cannot be computed)."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int = 0
+    """Number of levels behind the value."""
+
+    def scaled(self, factor: float) -> "Estimate":
+        def s(x: float | None) -> float | None:
+            return None if x is None else x * factor
+        return Estimate(s(self.value), s(self.low), s(self.high), self.n)
+
+
+def stable_seed(*parts: object) -> int:
+    """A seed from text parts, the same in every process and database."""
+    return zlib.crc32("\x1f".join(str(p) for p in parts).encode())
+
+
+def level_means(groups: Mapping[str, Sequence[float | None]]) -> tuple[list[str], list[float]]:
+    """Per-level means of the values that exist, levels sorted by their key (levels with no
+    value are left out)."""
+    keys, means = [], []
+    for key in sorted(groups):
+        vals = [v for v in groups[key] if v is not None and v == v]  # v == v: not NaN
+        if vals:
+            keys.append(key)
+            means.append(sum(vals) / len(vals))
+    return keys, means
+
+
+class Resampler:
+    """Bootstrap draws for one leaderboard row: the index matrix for ``n`` values depends only
+    on the row's seed and ``n``, and is made once and shared by the row's metrics (common
+    random numbers: each interval is still a plain percentile bootstrap)."""
+
+    MAX_CELLS = 4_000_000
+
+    def __init__(self, seed: int, resamples: int = RESAMPLES) -> None:
+        self.seed = seed
+        self.resamples = resamples
+        self._cache: dict[int, np.ndarray] = {}
+
+    def means(self, x: np.ndarray) -> np.ndarray:
+        """Means of ``resamples`` resamples (with replacement) of ``x``."""
+        n = x.size
+        idx = self._cache.get(n)
+        if idx is None:
+            rng = np.random.default_rng([self.seed, n])
+            if n * self.resamples > self.MAX_CELLS:  # very many levels: chunk, do not keep
+                out = np.empty(self.resamples)
+                step = max(1, self.MAX_CELLS // n)
+                for start in range(0, self.resamples, step):
+                    stop = min(self.resamples, start + step)
+                    out[start:stop] = x[rng.integers(0, n, size=(stop - start, n))].mean(axis=1)
+                return out
+            idx = self._cache[n] = rng.integers(0, n, size=(self.resamples, n))
+        return x[idx].mean(axis=1)
+
+
+def bootstrap_interval(values: Sequence[float], seed: int, *, resamples: int = RESAMPLES,
+                       confidence: float = CONFIDENCE,
+                       resampler: Resampler | None = None) -> tuple[float | None, float | None]:
+    """Percentile interval of the mean of ``values`` under resampling with replacement."""
+    x = np.asarray(values, dtype=float)
+    if x.size < 2:
+        return None, None
+    if np.all(x == x[0]):
+        return float(x[0]), float(x[0])
+    means = (resampler or Resampler(seed, resamples)).means(x)
+    alpha = (1.0 - confidence) / 2.0
+    return _quantile(means, alpha), _quantile(means, 1.0 - alpha)
+
+
+def _quantile(x: np.ndarray, q: float) -> float:
+    """``np.quantile(x, q)`` (linear interpolation) by partial sorting, which is what a
+    leaderboard of a hundred rows times six metrics spends its time on otherwise."""
+    pos = q * (x.size - 1)
+    lo = int(np.floor(pos))
+    hi = min(lo + 1, x.size - 1)
+    part = np.partition(x, [lo, hi])
+    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))
+
+
+def clustered_estimate(groups: Mapping[str, Sequence[float | None]], seed: int, *,
+                       resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
+                       resampler: Resampler | None = None) -> Estimate:
+    """Mean over levels of per-level means, with a level-cluster bootstrap interval (or a
+    repeats bootstrap when there is one level)."""
+    keys, means = level_means(groups)
+    if not means:
+        return Estimate(None)
+    value = sum(means) / len(means)
+    if len(means) >= 2:
+        low, high = bootstrap_interval(means, seed, resamples=resamples, confidence=confidence,
+                                       resampler=resampler)
+    else:
+        repeats = [v for v in groups[keys[0]] if v is not None and v == v]
+        low, high = bootstrap_interval(repeats, seed, resamples=resamples,
+                                       confidence=confidence, resampler=resampler)
+    return Estimate(value, low, high, len(means))
+
+
+def median(values: Sequence[float]) -> float | None:
+    return float(np.median(values)) if len(values) else None
+
+
+def human_relative(solved: bool, actions: int, human_median: float | None) -> float | None:
+    """(human median actions / actions) ** 2, capped at 1; 0 when unsolved; None without a
+    human baseline for the level."""
+    if human_median is None:
+        return None
+    if not solved:
+        return 0.0
+    if actions <= 0:
+        return HRE_CAP
+    return min(HRE_CAP, (human_median / actions) ** HRE_POWER)
+
+
+def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float | None:
+    total = float(sum(weights))
+    if total <= 0:
+        return None
+    return float(sum(v * w for v, w in zip(values, weights)) / total)

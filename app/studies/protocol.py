@@ -1,0 +1,171 @@
+"""A study's protocol as stored in ``studies.protocol``, and storing a checked study file.
+
+The protocol names levels by game and content hash (never by a database id), so it means the
+same thing in every database a study is exported to or merged into. Its fingerprint covers what
+decides comparability (tasks, settings, budgets, time limits, order, blinding); two studies with
+the same name and fingerprint are the same study (annotators who created it from the same file
+on their own laptops).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import sqlalchemy as sa
+
+from app.core.budget import Budget
+from app.core.settings import Setting, get_setting
+from app.core.task import Task as PlayTask
+from app.studies.spec import StudySpec
+from db.models import Study
+from db.models import Task as TaskRow
+from db.store import NotFound, Store
+from games.base import Level
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ProtocolTask:
+    """One entry of a stored study: what to play, how, and whether it is scored."""
+
+    key: str
+    practice: bool
+    game: str
+    level_hash: str
+    level_number: int
+    level_title: str
+    source: str
+    setting: str
+    rules: Mapping[str, str]
+    budget: Mapping[str, Any]
+    time_limit: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "practice": self.practice, "game": self.game,
+                "level_hash": self.level_hash, "level_number": self.level_number,
+                "level_title": self.level_title, "source": self.source,
+                "setting": self.setting, "rules": dict(self.rules), "budget": dict(self.budget),
+                "time_limit": self.time_limit}
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> "ProtocolTask":
+        return ProtocolTask(key=d["key"], practice=bool(d["practice"]), game=d["game"],
+                            level_hash=d["level_hash"], level_number=int(d["level_number"]),
+                            level_title=d.get("level_title", ""), source=d.get("source", ""),
+                            setting=d["setting"], rules=dict(d.get("rules") or {}),
+                            budget=dict(d["budget"]), time_limit=d.get("time_limit"))
+
+    @property
+    def budget_value(self) -> Budget:
+        return Budget.from_dict(self.budget)
+
+    def setting_value(self) -> Setting:
+        return get_setting(self.setting, None if self.game == "web" else self.game)
+
+    def label(self) -> str:
+        return f"{self.game} {self.level_number} ({self.setting})"
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A stored study, typed."""
+
+    id: int
+    uid: str
+    name: str
+    description: str
+    blind: bool
+    order: str
+    seed: int | None
+    tasks: tuple[ProtocolTask, ...]
+
+    @property
+    def scored(self) -> list[ProtocolTask]:
+        return [t for t in self.tasks if not t.practice]
+
+    @property
+    def practice(self) -> list[ProtocolTask]:
+        return [t for t in self.tasks if t.practice]
+
+    def task(self, key: str) -> ProtocolTask:
+        for t in self.tasks:
+            if t.key == key:
+                return t
+        raise KeyError(key)
+
+
+def protocol_dict(spec: StudySpec) -> dict[str, Any]:
+    """The JSON stored in ``studies.protocol`` for a checked study file."""
+    tasks = [ProtocolTask(
+        key=t.key, practice=t.practice, game=t.task.game, level_hash=t.task.level_hash,
+        level_number=t.task.level.number, level_title=t.task.level.title,
+        source=t.task.source, setting=t.setting, rules=dict(t.task.options),
+        budget=t.budget.to_dict(), time_limit=t.time_limit).to_dict() for t in spec.tasks]
+    data = {"version": PROTOCOL_VERSION, "description": spec.description, "blind": spec.blind,
+            "order": spec.order, "seed": spec.seed, "budget": dict(spec.budget),
+            "time_limit": spec.time_limit, "tasks": tasks, "file": spec.source_text}
+    data["fingerprint"] = fingerprint(data)
+    return data
+
+
+def fingerprint(protocol: Mapping[str, Any]) -> str:
+    """Hash of what makes two studies comparable (not the description or file text)."""
+    core = {"blind": protocol.get("blind"), "order": protocol.get("order"),
+            "seed": protocol.get("seed"),
+            "tasks": [{k: t.get(k) for k in ("key", "practice", "game", "level_hash",
+                                             "setting", "rules", "budget", "time_limit")}
+                      for t in protocol.get("tasks", [])]}
+    text = json.dumps(core, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def create_study(store: Store, spec: StudySpec) -> Protocol:
+    """Store a checked study and its levels (one transaction) and return it typed."""
+    tasks = [{"game": t.task.game, "level_hash": t.task.level_hash,
+              "level_text": t.task.level.text, "number": t.task.level.number,
+              "title": t.task.level.title, "source": t.task.source,
+              "meta": dict(t.task.level.meta)} for t in spec.tasks]
+    store.create_study(spec.name, protocol_dict(spec), tasks)
+    return load_protocol(store, spec.name)
+
+
+def load_protocol(store: Store, name: str) -> Protocol:
+    """The study called ``name``; raises ``db.store.NotFound`` naming the known ones."""
+    return protocol_of(store.study(name))
+
+
+def protocol_of(row: Study) -> Protocol:
+    p = row.protocol or {}
+    return Protocol(id=row.id, uid=row.uid, name=row.name,
+                    description=p.get("description", ""), blind=bool(p.get("blind", False)),
+                    order=p.get("order", "fixed"), seed=p.get("seed"),
+                    tasks=tuple(ProtocolTask.from_dict(t) for t in p.get("tasks", [])))
+
+
+def play_task(store: Store, entry: ProtocolTask) -> PlayTask:
+    """The playable task of a protocol entry, rebuilt from the stored level."""
+    with store.db.sessions() as s:
+        row = s.scalar(sa.select(TaskRow).where(TaskRow.game == entry.game,
+                                                TaskRow.level_hash == entry.level_hash))
+    if row is None:
+        raise NotFound(f"study task {entry.key}: level {entry.level_hash[:12]} of "
+                       f"{entry.game} is not in this database")
+    level = Level(row.game, row.level_text, row.level_number, row.title, dict(row.meta or {}))
+    return PlayTask(row.game, level, dict(entry.rules), row.source)
+
+
+def task_ids(store: Store, protocol: Protocol) -> dict[str, int]:
+    """Task key -> tasks.id in this database (levels missing here are left out)."""
+    found: dict[tuple[str, str], int] = {}
+    hashes = sorted({t.level_hash for t in protocol.tasks})
+    with store.db.engine.connect() as conn:
+        for i in range(0, len(hashes), 500):
+            rows = conn.execute(sa.select(TaskRow.id, TaskRow.game, TaskRow.level_hash)
+                                .where(TaskRow.level_hash.in_(hashes[i:i + 500]))).all()
+            found.update({(game, h): tid for tid, game, h in rows})
+    return {t.key: found[(t.game, t.level_hash)] for t in protocol.tasks
+            if (t.game, t.level_hash) in found}

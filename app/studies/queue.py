@@ -1,0 +1,258 @@
+"""An annotator's queue through a study: which task is next, progress, pause and continue.
+
+Nothing about the queue lives in memory between sessions. The order is drawn once from a seed
+and recorded with the annotator's membership (``study_members``); each item's state is read from
+the episodes the annotator recorded in the study. Closing the app mid-task leaves an
+``interrupted`` episode, which the queue offers to continue (the loop re-applies the recorded
+steps and restores the time already used); another day, on another machine with the same
+shared database, the queue is the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import sqlalchemy as sa
+
+from app.core.budget import Budget
+from app.core.env import make_env
+from app.core.episode import Episode, EpisodeResult, Listener
+from app.core.owner import is_alive
+from app.core.player import Player
+from app.core.recorder import DbRecorder, Recorder
+from app.core.runs import resume_episode
+from app.core.settings import Setting
+from app.core.task import Task
+from app.studies.protocol import Protocol, ProtocolTask, load_protocol, play_task, task_ids
+from db.models import Episode as EpisodeRow
+from db.models import Score
+from db.store import Store
+
+HUMAN = "human"
+
+
+class QueueError(RuntimeError):
+    """The queue cannot do what was asked (e.g. play a task that is done)."""
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One task in an annotator's queue and where they are with it."""
+
+    position: int
+    """1-based place in this annotator's order (practice tasks come first)."""
+    key: str
+    practice: bool
+    game: str
+    level_number: int
+    level_title: str
+    setting: str
+    time_limit: float | None
+    status: str
+    """``pending``, ``in_progress`` (a live session is playing it), ``interrupted`` (paused
+    or crashed: continue it) or ``done``."""
+    episode_id: int | None
+    solved: float | None = None
+    """Outcome of a done item; None in blind studies."""
+    steps: int | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    practice_done: int
+    practice_total: int
+    scored_done: int
+    scored_total: int
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 1.0
+
+    @property
+    def finished(self) -> bool:
+        return self.done == self.total
+
+
+@dataclass(frozen=True)
+class PlayPlan:
+    """Everything needed to start (or continue) one queue item."""
+
+    item: QueueItem
+    task: Task
+    setting: Setting
+    budget: Budget
+    seed: int
+    study: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    resume_episode_id: int | None = None
+
+
+def annotator_seed(study_seed: int | None, annotator: str) -> int:
+    """The seed an annotator's order is drawn from: derived from the study's seed when the
+    file gives one (reproducible), otherwise fresh; recorded either way."""
+    if study_seed is None:
+        return secrets.randbelow(2 ** 31)
+    digest = hashlib.sha256(f"{study_seed}:{annotator}".encode()).hexdigest()
+    return int(digest[:8], 16) & 0x7FFFFFFF
+
+
+def task_order(protocol: Protocol, seed: int) -> list[str]:
+    """Practice keys as listed, then scored keys as listed or shuffled by ``seed``."""
+    scored = [t.key for t in protocol.scored]
+    if protocol.order == "random":
+        random.Random(seed).shuffle(scored)
+    return [t.key for t in protocol.practice] + scored
+
+
+class StudyQueue:
+    """The queue of one participant (by default a human annotator) in one study.
+
+    Opening it records the participant's membership (seed and order) on first use.
+    """
+
+    def __init__(self, store: Store, study: str, annotator: str, *, kind: str = HUMAN) -> None:
+        self.store = store
+        self.protocol: Protocol = load_protocol(store, study)
+        self.annotator = annotator
+        self.kind = kind
+        self.participant_id = store.participant(kind, annotator)
+        member = store.study_member(
+            self.protocol.id, self.participant_id,
+            lambda: self._draw(annotator_seed(self.protocol.seed, annotator)))
+        self.seed = member.seed
+        known = {t.key for t in self.protocol.tasks}
+        order = [k for k in member.task_order if k in known]
+        self.order = order + [t.key for t in self.protocol.tasks if t.key not in order]
+        self._task_ids = task_ids(store, self.protocol)
+
+    def _draw(self, seed: int) -> tuple[int, list[str]]:
+        return seed, task_order(self.protocol, seed)
+
+    @property
+    def blind(self) -> bool:
+        return self.protocol.blind
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _episodes(self) -> list[Any]:
+        with self.store.db.engine.connect() as conn:
+            return conn.execute(
+                sa.select(EpisodeRow.id, EpisodeRow.task_id, EpisodeRow.setting,
+                          EpisodeRow.practice, EpisodeRow.status, EpisodeRow.n_steps,
+                          EpisodeRow.meta)
+                .where(EpisodeRow.study_id == self.protocol.id,
+                       EpisodeRow.participant_id == self.participant_id)
+                .order_by(EpisodeRow.id)).all()
+
+    def _solved(self, episode_ids: Sequence[int]) -> dict[int, float | None]:
+        if not episode_ids:
+            return {}
+        with self.store.db.engine.connect() as conn:
+            return dict(conn.execute(sa.select(Score.episode_id, Score.value).where(
+                Score.episode_id.in_(list(episode_ids)), Score.name == "solved")).all())
+
+    def _match(self, entry: ProtocolTask, row: Any) -> bool:
+        key = (row.meta or {}).get("study_task")
+        if key is not None:
+            return key == entry.key
+        return (row.task_id == self._task_ids.get(entry.key) and row.setting == entry.setting
+                and bool(row.practice) == entry.practice)
+
+    def items(self) -> list[QueueItem]:
+        """Every task in this annotator's order with its state, derived from the database."""
+        self.store.mark_interrupted(is_alive)
+        rows = self._episodes()
+        states: dict[str, tuple[str, Any]] = {}
+        for pos, key in enumerate(self.order, 1):
+            entry = self.protocol.task(key)
+            mine = [r for r in rows if self._match(entry, r)]
+            done = [r for r in mine if r.status == "done"]
+            if done:
+                states[key] = ("done", done[0])
+            elif mine:
+                last = mine[-1]
+                states[key] = ("in_progress" if last.status == "running" else "interrupted",
+                               last)
+            else:
+                states[key] = ("pending", None)
+        solved = {} if self.blind else self._solved(
+            [r.id for s, r in states.values() if s == "done"])
+        out = []
+        for pos, key in enumerate(self.order, 1):
+            entry = self.protocol.task(key)
+            status, row = states[key]
+            show = status == "done" and not self.blind
+            out.append(QueueItem(
+                position=pos, key=key, practice=entry.practice, game=entry.game,
+                level_number=entry.level_number, level_title=entry.level_title,
+                setting=entry.setting, time_limit=entry.time_limit, status=status,
+                episode_id=row.id if row is not None else None,
+                solved=solved.get(row.id) if show else None,
+                steps=row.n_steps if show else None))
+        return out
+
+    def progress(self, items: Sequence[QueueItem] | None = None) -> Progress:
+        items = self.items() if items is None else items
+        practice = [i for i in items if i.practice]
+        scored = [i for i in items if not i.practice]
+        return Progress(done=sum(i.status == "done" for i in items), total=len(items),
+                        practice_done=sum(i.status == "done" for i in practice),
+                        practice_total=len(practice),
+                        scored_done=sum(i.status == "done" for i in scored),
+                        scored_total=len(scored))
+
+    def next(self) -> QueueItem | None:
+        """The first item not done (an interrupted one is continued), or None when finished."""
+        for item in self.items():
+            if item.status != "done":
+                return item
+        return None
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def plan(self, item: QueueItem) -> PlayPlan:
+        """What the play view needs to start this item (or continue its episode)."""
+        if item.status == "done":
+            raise QueueError(f"{item.key} ({item.game} level {item.level_number}) is done")
+        if item.status == "in_progress":
+            raise QueueError(f"{item.key} is being played in another session (episode "
+                             f"{item.episode_id})")
+        entry = self.protocol.task(item.key)
+        return PlayPlan(item=item, task=play_task(self.store, entry),
+                        setting=entry.setting_value(), budget=entry.budget_value,
+                        seed=0, study=self.protocol.name,
+                        meta={"study_task": entry.key, "practice": entry.practice},
+                        resume_episode_id=item.episode_id if item.status == "interrupted"
+                        else None)
+
+    async def play(self, item: QueueItem, player: Player, recorder: Recorder | None = None,
+                   listeners: Sequence[Listener] = (),
+                   env_factory: Callable[[Task], Any] | None = None,
+                   clock: Callable[[], float] | None = None) -> EpisodeResult:
+        """Play (or continue) ``item`` with ``player`` through the one episode loop.
+        ``clock`` replaces the loop's monotonic clock (a pausable one in the play view)."""
+        if player.kind != self.kind or player.name != self.annotator:
+            raise QueueError(f"this queue belongs to {self.kind}:{self.annotator}, not "
+                             f"{player.kind}:{player.name}")
+        plan = self.plan(item)
+        recorder = recorder or DbRecorder(self.store)
+        make = env_factory or make_env
+        if plan.resume_episode_id is not None:
+            extra = {"clock": clock} if clock is not None else {}
+            return await resume_episode(self.store, plan.resume_episode_id, player, recorder,
+                                        listeners, env_factory=make, **extra)
+        env = make(plan.task)
+        try:
+            episode = Episode(env, player, plan.task, setting=plan.setting, budget=plan.budget,
+                              recorder=recorder, seed=plan.seed, study=plan.study,
+                              listeners=listeners, meta=plan.meta,
+                              **({"clock": clock} if clock is not None else {}))
+            return await episode.run()
+        finally:
+            await env.close()

@@ -1,0 +1,310 @@
+"""Reading a study file (YAML) into a checked :class:`StudySpec`, before anything is stored.
+
+Every problem is collected with the field it concerns (``tasks[2].setting``) and the reason, so
+a researcher fixes the whole file in one go; nothing is written to any database while a single
+problem remains. The format is documented in docs/studies.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from app.core.budget import Budget, BudgetError
+from app.core.settings import UnknownSetting, get_setting
+from app.core.task import Task
+from games import registry
+from games.base import LevelError
+from games.packs import RangeError, resolve, split_source
+
+ORDERS = ("fixed", "random")
+TOP_FIELDS = ("name", "description", "budget", "time_limit", "order", "seed", "blind",
+              "practice", "tasks")
+TASK_FIELDS = ("game", "levels", "setting", "time_limit", "rules", "level_format")
+MAX_SECONDS = 24 * 3600.0
+"""Longest per-task time limit accepted (a day); longer ones are almost surely a typo."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.reason}"
+
+
+class StudyFileError(ValueError):
+    """A study file that cannot be used; ``problems`` lists every field at fault."""
+
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = [f"{source}: {p}" for p in problems]
+        super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True)
+class StudyTask:
+    """One level to play in one setting, as the study will store it."""
+
+    key: str
+    practice: bool
+    task: Task
+    setting: str
+    budget: Budget
+    time_limit: float | None
+    entry: str
+    """The file field it came from, e.g. ``tasks[1]`` (for messages)."""
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    name: str
+    description: str
+    blind: bool
+    order: str
+    seed: int | None
+    budget: dict[str, Any]
+    time_limit: float | None
+    tasks: tuple[StudyTask, ...]
+    source_text: str = ""
+
+    @property
+    def scored(self) -> list[StudyTask]:
+        return [t for t in self.tasks if not t.practice]
+
+    @property
+    def practice(self) -> list[StudyTask]:
+        return [t for t in self.tasks if t.practice]
+
+
+@dataclass
+class _Checker:
+    """Collects problems while reading one file."""
+
+    base: Path
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, where: str, reason: str) -> None:
+        self.problems.append(Problem(where, reason))
+
+
+def load_study_file(path: Path) -> StudySpec:
+    """Read and check ``path``; raises :class:`StudyFileError` listing every problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise StudyFileError(str(path), [Problem("file", f"cannot be read ({err})")]) from None
+    return parse_study(text, base=path.parent, source=str(path))
+
+
+def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -> StudySpec:
+    """Check a study file's text; relative level files are found beside ``base``."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "file"
+        reason = getattr(err, "problem", None) or str(err)
+        raise StudyFileError(source, [Problem(where, f"not valid YAML ({reason})")]) from None
+    if not isinstance(data, Mapping):
+        raise StudyFileError(source, [Problem("file", "must be a YAML mapping with name, "
+                                                      "budget and tasks")])
+    check = _Checker(base)
+    for key in data:
+        if key not in TOP_FIELDS:
+            check.add(str(key), f"unknown field (known: {', '.join(TOP_FIELDS)})")
+    name = _name(check, data.get("name"))
+    description = data.get("description") or ""
+    if not isinstance(description, str):
+        check.add("description", "must be text")
+        description = ""
+    blind = data.get("blind", False)
+    if not isinstance(blind, bool):
+        check.add("blind", f"must be true or false, got {blind!r}")
+    order = data.get("order", "fixed")
+    if order not in ORDERS:
+        check.add("order", f"must be one of {', '.join(ORDERS)}, got {order!r}")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        check.add("seed", f"must be a whole number >= 0, got {seed!r}")
+    budget = _budget(check, data.get("budget"))
+    time_limit = _time_limit(check, "time_limit", data.get("time_limit"))
+    if time_limit is not None and budget.get("seconds") is not None:
+        check.add("budget.seconds", "give the per-task limit once, as time_limit")
+    tasks: list[StudyTask] = []
+    practice = data.get("practice") or []
+    scored = data.get("tasks")
+    if scored is None or scored == []:
+        check.add("tasks", "at least one task is needed")
+        scored = []
+    for section, entries, is_practice in (("practice", practice, True),
+                                          ("tasks", scored, False)):
+        if not isinstance(entries, list):
+            check.add(section, "must be a list of tasks")
+            continue
+        for i, entry in enumerate(entries):
+            tasks += _entry(check, f"{section}[{i}]", entry, is_practice, budget, time_limit,
+                            start=len([t for t in tasks if t.practice == is_practice]))
+    _duplicates(check, tasks)
+    if check.problems:
+        raise StudyFileError(source, check.problems)
+    return StudySpec(name=name, description=description, blind=blind, order=order, seed=seed,
+                     budget=budget, time_limit=time_limit, tasks=tuple(tasks),
+                     source_text=text)
+
+
+def _name(check: _Checker, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        check.add("name", "is required (a short name for the study)")
+        return ""
+    if len(value) > 200 or value != value.strip():
+        check.add("name", "must be at most 200 characters, without spaces around it")
+    return value
+
+
+def _budget(check: _Checker, value: Any) -> dict[str, Any]:
+    """The study's budget fields (an integer is ``max_actions``); each checked on its own so
+    every bad field is named."""
+    if value is None:
+        return {}
+    if isinstance(value, bool) or not isinstance(value, (int, Mapping)):
+        check.add("budget", "must be a number of actions or a mapping of budget fields")
+        return {}
+    fields = {"max_actions": value} if isinstance(value, int) else dict(value)
+    good: dict[str, Any] = {}
+    for key, v in fields.items():
+        try:
+            Budget.from_dict({key: v})
+        except BudgetError as err:
+            where = "budget" if isinstance(value, int) else f"budget.{key}"
+            check.add(where, _budget_reason(str(err)))
+            continue
+        good[key] = v
+    return good
+
+
+def _budget_reason(message: str) -> str:
+    """``budget field X must ...`` without the repeated field name."""
+    head = "budget field "
+    if message.startswith(head):
+        return message[len(head):].split(" ", 1)[1]
+    return message
+
+
+def _time_limit(check: _Checker, where: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            0 < value <= MAX_SECONDS):
+        check.add(where, f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                         f"got {value!r}")
+        return None
+    return float(value)
+
+
+def _entry(check: _Checker, where: str, entry: Any, practice: bool,
+           budget: dict[str, Any], study_limit: float | None, start: int) -> list[StudyTask]:
+    if not isinstance(entry, Mapping):
+        check.add(where, "must be a mapping with game and levels")
+        return []
+    for key in entry:
+        if key not in TASK_FIELDS:
+            check.add(f"{where}.{key}", f"unknown field (known: {', '.join(TASK_FIELDS)})")
+    game = entry.get("game")
+    levels = entry.get("levels")
+    setting_name = entry.get("setting", "default")
+    if not isinstance(game, str):
+        check.add(f"{where}.game", "is required (e.g. sokoban)")
+        return []
+    if not isinstance(levels, (str, int)) or isinstance(levels, bool):
+        check.add(f"{where}.levels", "is required: PACK_OR_FILE[:RANGE]")
+        return []
+    limit = _time_limit(check, f"{where}.time_limit", entry.get("time_limit"))
+    limit = limit if limit is not None else study_limit
+    rules = entry.get("rules") or {}
+    if not isinstance(rules, Mapping):
+        check.add(f"{where}.rules", "must be a mapping NAME: VALUE")
+        rules = {}
+    fmt = entry.get("level_format")
+    if fmt is not None and not isinstance(fmt, str):
+        check.add(f"{where}.level_format", "must be a format name")
+        fmt = None
+    found = _levels(check, where, game, str(levels), fmt, {str(k): str(v) for k, v in
+                                                           rules.items()})
+    if found is None:
+        return []
+    if not isinstance(setting_name, str):
+        check.add(f"{where}.setting", f"must be a setting name, got {setting_name!r}")
+        return []
+    try:
+        setting = get_setting(setting_name, game if game != "web" else None)
+    except UnknownSetting as err:
+        check.add(f"{where}.setting", str(err))
+        return []
+    changes = dict(budget)
+    if limit is not None:
+        changes["seconds"] = limit
+    try:
+        task_budget = setting.default_budget(game).merged(**changes)
+    except BudgetError as err:  # individually valid fields that clash cannot happen today
+        check.add("budget", str(err))
+        return []
+    prefix = "p" if practice else "t"
+    out = []
+    for n, task in enumerate(found):
+        out.append(StudyTask(key=f"{prefix}{start + n + 1}", practice=practice, task=task,
+                             setting=setting.name, budget=task_budget, time_limit=limit,
+                             entry=where))
+    return out
+
+
+def _levels(check: _Checker, where: str, game: str, text: str, fmt: str | None,
+            rules: dict[str, str]) -> list[Task] | None:
+    """The tasks a ``levels`` field names, or None after recording why there are none."""
+    name, range_text = split_source(text)
+    local = check.base / name
+    spec_text = (f"{local}:{range_text}" if range_text else str(local)) if (
+        not Path(name).is_absolute() and local.exists()) else text
+    if game == "web":
+        from app.web.tasks import load_web_tasks  # Playwright-free; only task files are read
+        try:
+            return load_web_tasks(spec_text)
+        except (LevelError, RangeError) as err:
+            check.add(f"{where}.levels", str(err))
+            return None
+    try:
+        spec = registry.get(game)
+    except registry.UnknownGame as err:
+        check.add(f"{where}.game", str(err))
+        return None
+    try:
+        options = spec.rule_options(rules)
+    except ValueError as err:
+        check.add(f"{where}.rules", str(err))
+        return None
+    try:
+        source = resolve(spec, spec_text, fmt)
+    except (LevelError, RangeError) as err:
+        check.add(f"{where}.levels", str(err))
+        return None
+    return [Task(spec.name, lv, options, name) for lv in source.levels]
+
+
+def _duplicates(check: _Checker, tasks: list[StudyTask]) -> None:
+    """The same level in the same setting and rules twice (practice included: a practised
+    level would not be a first attempt when scored)."""
+    seen: dict[tuple, StudyTask] = {}
+    for t in tasks:
+        ident = (t.task.game, t.task.level_hash, t.setting, tuple(sorted(t.task.options.items())))
+        first = seen.get(ident)
+        if first is not None:
+            check.add(t.entry, f"duplicate task: {t.task.game} level {t.task.level.number} "
+                               f"({t.task.source}) in setting {t.setting} is also in "
+                               f"{first.entry} (level {first.task.level.number})")
+        else:
+            seen[ident] = t

@@ -1,0 +1,114 @@
+"""Model sweeps over a study: every scored task, ``repeat`` times, under the study's settings,
+budgets and time limits, with the same loop and recorder the annotators use.
+
+A sweep is resumable: repeats already ``done`` for this participant are not played again, so
+running the same command after an interruption only fills the gaps. Repeat ``r`` plays with
+episode seed ``r`` (random players and sampling models differ per repeat, reproducibly).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import sqlalchemy as sa
+
+from app.core.episode import Episode, EpisodeResult, Listener
+from app.core.player import Player
+from app.core.recorder import DbRecorder, Recorder
+from app.core.task import Task
+from app.studies.protocol import Protocol, ProtocolTask, load_protocol, play_task
+from db.models import Episode as EpisodeRow
+from db.models import Participant
+from db.store import Store
+
+PlayerFactory = Callable[[Task, int], Player]
+
+
+@dataclass
+class SweepReport:
+    participant: str
+    planned: int
+    skipped: int
+    results: list[EpisodeResult] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for r in self.results if r.status == "error")
+
+
+def done_repeats(store: Store, protocol: Protocol, kind: str, name: str) -> set[tuple[str, int]]:
+    """(task key, repeat) pairs this participant has finished in the study."""
+    with store.db.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(EpisodeRow.meta).join(Participant,
+                                            Participant.id == EpisodeRow.participant_id)
+            .where(EpisodeRow.study_id == protocol.id, EpisodeRow.status == "done",
+                   Participant.kind == kind, Participant.name == name)).all()
+    out = set()
+    for (meta,) in rows:
+        meta = meta or {}
+        if "study_task" in meta:
+            out.add((meta["study_task"], int(meta.get("repeat", 0))))
+    return out
+
+
+def sweep_jobs(store: Store, protocol: Protocol, probe: Player, repeat: int,
+               include_practice: bool = False) -> tuple[list[tuple[ProtocolTask, int]], int]:
+    """The (task, repeat) pairs still to play, and how many are done already."""
+    entries = protocol.tasks if include_practice else tuple(protocol.scored)
+    have = done_repeats(store, protocol, probe.kind, probe.name)
+    jobs = [(t, r) for t in entries for r in range(repeat) if (t.key, r) not in have]
+    return jobs, len(entries) * repeat - len(jobs)
+
+
+async def run_sweep(store: Store, study: str, make_player: PlayerFactory, *, repeat: int = 1,
+                    concurrency: int = 1, include_practice: bool = False,
+                    recorder: Recorder | None = None, listeners: Sequence[Listener] = (),
+                    env_factory: Callable[[Task], Any] | None = None,
+                    on_planned: Callable[[int], None] | None = None) -> SweepReport:
+    """Play the study's tasks with fresh players from ``make_player`` (at most
+    ``concurrency`` episodes at once)."""
+    if repeat < 1 or concurrency < 1:
+        raise ValueError("repeat and concurrency must be at least 1")
+    protocol = load_protocol(store, study)
+    tasks = {t.key: play_task(store, t) for t in protocol.tasks}
+    first = protocol.tasks[0]
+    probe = make_player(tasks[first.key], 0)
+    jobs, skipped = sweep_jobs(store, protocol, probe, repeat, include_practice)
+    report = SweepReport(f"{probe.kind}:{probe.name}", len(jobs), skipped)
+    if on_planned is not None:
+        on_planned(len(jobs))
+    recorder = recorder or DbRecorder(store)
+    if env_factory is None:
+        from app.core.env import make_env
+        env_factory = make_env
+    gate = asyncio.Semaphore(concurrency)
+    results: list[EpisodeResult | None] = [None] * len(jobs)
+
+    async def one(i: int, entry: ProtocolTask, r: int) -> None:
+        async with gate:
+            task = tasks[entry.key]
+            env = env_factory(task)
+            try:
+                episode = Episode(env, make_player(task, r), task,
+                                  setting=entry.setting_value(), budget=entry.budget_value,
+                                  recorder=recorder, seed=r, study=protocol.name,
+                                  listeners=listeners,
+                                  meta={"study_task": entry.key, "practice": entry.practice,
+                                        "repeat": r})
+                results[i] = await episode.run()
+            finally:
+                await env.close()
+
+    pending = [asyncio.ensure_future(one(i, t, r)) for i, (t, r) in enumerate(jobs)]
+    try:
+        await asyncio.gather(*pending)
+    except BaseException:
+        for p in pending:
+            p.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        raise
+    report.results = [r for r in results if r is not None]
+    return report

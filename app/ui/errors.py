@@ -1,0 +1,71 @@
+"""Problem dialogs: what went wrong, why, and what to do - and the app keeps running.
+
+Dialogs open window-modal without a nested event loop (``open``, not ``exec``), so background
+episodes keep running and recording while one is shown. The last problem is remembered on the
+parent window (its ``problems`` list) for tests and the status bar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.ui.qt import QMessageBox, QWidget
+
+
+@dataclass(frozen=True)
+class Problem:
+    title: str
+    cause: str
+    todo: str
+
+
+def explain(exc: BaseException) -> Problem:
+    """A problem description for the errors the app expects, by type."""
+    from app.agents.profiles import ProfileError
+    from app.core.runs import NotResumable
+    from app.players.factory import UnknownPlayer
+    from db.engine import DatabaseProblem
+    from games.base import LevelError
+    from games.packs import RangeError
+    if isinstance(exc, DatabaseProblem):
+        return Problem("The database cannot be used", str(exc),
+                       "Choose another database file in Settings > Database. Nothing was "
+                       "written to the file that was refused.")
+    if isinstance(exc, (LevelError, RangeError)):
+        return Problem("The levels cannot be loaded", str(exc),
+                       "Check that the level file still exists and is in a supported format; "
+                       "remove it from the library or add it again.")
+    if isinstance(exc, (UnknownPlayer, ProfileError)):
+        return Problem("The model profile cannot be used", str(exc),
+                       "Open Settings > Model profiles to fix or test the profile.")
+    if isinstance(exc, NotResumable):
+        return Problem("The episode cannot be resumed", str(exc),
+                       "Only interrupted or failed episodes continue; start a new one instead.")
+    if isinstance(exc, OSError):
+        return Problem("A file could not be read or written", str(exc),
+                       "Check the path and its permissions.")
+    return Problem("Something went wrong", f"{type(exc).__name__}: {exc}",
+                   "The app keeps running and every recorded step is kept. Please report "
+                   "this with the steps that led to it.")
+
+
+def show_problem(parent: QWidget, problem: Problem) -> QMessageBox:
+    """Open a warning naming the cause and what to do; returns the (non-blocking) box."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("PlayBench")
+    box.setText(f"<b>{problem.title}</b>")
+    box.setInformativeText(f"{problem.cause}\n\nWhat to do: {problem.todo}")
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.setObjectName("problem")
+    owner: QWidget | None = parent
+    while owner is not None and not isinstance(getattr(owner, "problems", None), list):
+        owner = owner.parentWidget()
+    if owner is not None:
+        owner.problems.append(problem)
+    box.open()
+    return box
+
+
+def show_error(parent: QWidget, exc: BaseException) -> QMessageBox:
+    return show_problem(parent, explain(exc))

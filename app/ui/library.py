@@ -1,0 +1,321 @@
+"""The library: games -> level packs -> levels (thumbnails, facts, optimal length, filters),
+and the start panel that chooses who plays, in which setting, under which budget."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+import numpy as np
+
+from app.ui.models import catalog
+from app.ui.models.app_state import AppState
+from app.ui.models.catalog import LevelFilter, LevelRow, PackRef
+from app.ui.qt import (
+    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QIcon, QLabel, QLineEdit,
+    QListWidget, QListWidgetItem, QPixmap, QPushButton, QSize, QSpinBox, QSplitter, Qt,
+    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget, Signal, frame_image)
+from app.ui.start_panel import StartPanel
+
+THUMB = 64
+
+
+def _pixmap(frame: np.ndarray) -> QPixmap:
+    return QPixmap.fromImage(frame_image(frame).image.copy())
+
+
+def _heading(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("heading")
+    return label
+
+
+class LibraryView(QWidget):
+    """Browse levels and start one; ``start_requested`` carries a ``StartRequest``."""
+
+    start_requested = Signal(object)
+
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.rows: list[LevelRow] = []
+        self.shown: list[LevelRow] = []
+        self.pack: PackRef | None = None
+        self._thumbs: dict[str, QPixmap] = {}
+        self._thumb_job: asyncio.Task[Any] | None = None
+
+        self.games = QListWidget()
+        self.games.setObjectName("games")
+        self.games.setIconSize(QSize(44, 44))
+        self.packs = QListWidget()
+        self.packs.setObjectName("packs")
+        self.add_file = QPushButton("Add level file…")
+        self.remove_file = QPushButton("Remove")
+        self.remove_file.setEnabled(False)
+
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Filter by title or facts")
+        self.search.setClearButtonEnabled(True)
+        self.min_opt = QSpinBox()
+        self.max_opt = QSpinBox()
+        for spin, text in ((self.min_opt, "min"), (self.max_opt, "max")):
+            spin.setRange(0, 999)
+            spin.setSpecialValueText("any")
+            spin.setPrefix(f"{text} ")
+            spin.setToolTip(f"{text}imum optimal solution length (0 = any)")
+        self.count = QLabel("")
+        self.levels = QTableWidget(0, 5)
+        self.levels.setObjectName("levels")
+        self.levels.setHorizontalHeaderLabels(["", "#", "Title", "Facts", "Optimal"])
+        self.levels.verticalHeader().setVisible(False)
+        self.levels.verticalHeader().setDefaultSectionSize(THUMB + 8)
+        self.levels.setIconSize(QSize(THUMB, THUMB))
+        self.levels.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.levels.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.levels.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.levels.setAlternatingRowColors(True)
+        header = self.levels.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(0, THUMB + 12)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
+        self.empty = QLabel("")
+        self.empty.setObjectName("empty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        self.start = StartPanel(state)
+
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.addWidget(_heading("Games"))
+        lv.addWidget(self.games)
+        lv.addWidget(_heading("Level packs"))
+        lv.addWidget(self.packs, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.add_file)
+        row.addWidget(self.remove_file)
+        lv.addLayout(row)
+
+        middle = QWidget()
+        mv = QVBoxLayout(middle)
+        top = QHBoxLayout()
+        top.addWidget(_heading("Levels"))
+        top.addStretch(1)
+        top.addWidget(self.count)
+        mv.addLayout(top)
+        filters = QHBoxLayout()
+        filters.addWidget(self.search, 1)
+        filters.addWidget(QLabel("Optimal:"))
+        filters.addWidget(self.min_opt)
+        filters.addWidget(self.max_opt)
+        mv.addLayout(filters)
+        mv.addWidget(self.levels, 1)
+        mv.addWidget(self.empty)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(middle)
+        split.addWidget(self.start)
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setStretchFactor(2, 0)
+        split.setSizes([230, 640, 380])
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 8, 8, 8)
+        outer.addWidget(split)
+
+        self.games.currentRowChanged.connect(self._game_changed)
+        self.packs.currentRowChanged.connect(self._pack_changed)
+        self.levels.itemSelectionChanged.connect(self._level_changed)
+        self.levels.doubleClicked.connect(lambda _i: self.start.play.click())
+        self.search.textChanged.connect(self._refilter)
+        self.min_opt.valueChanged.connect(self._refilter)
+        self.max_opt.valueChanged.connect(self._refilter)
+        self.add_file.clicked.connect(self._add_file)
+        self.remove_file.clicked.connect(self._remove_file)
+        self.start.start_requested.connect(self.start_requested)
+
+        self._games = catalog.games()
+        for g in self._games:
+            item = QListWidgetItem(g.title)
+            item.setToolTip(g.move_help)
+            self.games.addItem(item)
+        self.games.setFixedHeight(len(self._games) * 52 + 6)
+        self.state.jobs.start(self._load_game_pictures(), name="game pictures")
+        names = [g.name for g in self._games]
+        last = state.prefs.last_game
+        self.games.setCurrentRow(names.index(last) if last in names else 0)
+
+    # -- selection ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> str | None:
+        row = self.games.currentRow()
+        return self._games[row].name if 0 <= row < len(self._games) else None
+
+    def _game_changed(self, _row: int) -> None:
+        game = self.game
+        if game is None:
+            return
+        if self.state.prefs.last_game != game:
+            self.state.prefs = self.state.prefs.with_(last_game=game)
+        self.start.set_game(game)
+        self._list_packs(game)
+
+    def _list_packs(self, game: str, select: str | None = None) -> None:
+        self._pack_refs = catalog.packs(game, self.state.prefs.level_files.get(game, []))
+        self.packs.blockSignals(True)
+        self.packs.clear()
+        for p in self._pack_refs:
+            item = QListWidgetItem(p.label)
+            item.setToolTip(p.source)
+            self.packs.addItem(item)
+        self.packs.blockSignals(False)
+        if not self._pack_refs:
+            self._show_rows(None, [])
+            self.empty.setText("No level packs for this game yet. Add a level file.")
+            return
+        sources = [p.source for p in self._pack_refs]
+        self.packs.setCurrentRow(sources.index(select) if select in sources else 0)
+
+    def _pack_changed(self, row: int) -> None:
+        if not 0 <= row < len(self._pack_refs):
+            return
+        pack = self._pack_refs[row]
+        self.remove_file.setEnabled(not pack.bundled)
+        try:
+            rows = catalog.load(pack)
+        except Exception as err:  # noqa: BLE001 - shown as a dialog; the library stays usable
+            self._show_rows(pack, [])
+            self.empty.setText("This level pack could not be loaded.")
+            self.on_error(err)
+            return
+        self._show_rows(pack, rows)
+
+    def _show_rows(self, pack: PackRef | None, rows: list[LevelRow]) -> None:
+        self.pack, self.rows = pack, rows
+        self._thumbs.clear()
+        if self._thumb_job is not None:
+            self._thumb_job.cancel()
+        self._refilter()
+        if rows and pack is not None:
+            self._thumb_job = self.state.jobs.start(self._load_thumbs(pack, rows),
+                                                    name="thumbnails")
+
+    def _filter(self) -> LevelFilter:
+        return LevelFilter(self.search.text().strip(), self.min_opt.value() or None,
+                           self.max_opt.value() or None)
+
+    def _refilter(self) -> None:
+        self.shown = self._filter().apply(self.rows)
+        self.levels.setRowCount(len(self.shown))
+        for i, r in enumerate(self.shown):
+            thumb = QTableWidgetItem()
+            pix = self._thumbs.get(r.level.content_hash)
+            if pix is not None:
+                thumb.setIcon(QIcon(pix))
+            number = QTableWidgetItem(str(r.level.number))
+            number.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            facts = ", ".join(f"{k} {v}" for k, v in r.facts.items() if v is not None)
+            optimal = QTableWidgetItem("?" if r.optimal is None else str(r.optimal))
+            optimal.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            for col, item in enumerate((thumb, number, QTableWidgetItem(r.title),
+                                        QTableWidgetItem(facts), optimal)):
+                self.levels.setItem(i, col, item)
+        self.count.setText(f"{len(self.shown)} of {len(self.rows)} levels")
+        self.empty.setVisible(not self.shown)
+        if self.rows and not self.shown:
+            self.empty.setText("No level matches the filter.")
+        self.levels.clearSelection()
+        if self.shown:
+            self.levels.selectRow(0)
+        else:
+            self.start.set_level(None, [], -1)
+
+    def _level_changed(self) -> None:
+        rows = self.levels.selectionModel().selectedRows()
+        if not rows or self.pack is None:
+            return
+        row = self.shown[rows[0].row()]
+        levels = [r.level for r in self.rows]
+        self.start.set_level(self.pack, levels, levels.index(row.level))
+
+    def select_level(self, number: int) -> None:
+        """Select the level with this number (tests, screenshots)."""
+        for i, r in enumerate(self.shown):
+            if r.level.number == number:
+                self.levels.selectRow(i)
+                return
+
+    def select(self, game: str, pack: str | None = None) -> None:
+        """Show ``game`` (and a pack of it by source name)."""
+        names = [g.name for g in self._games]
+        self.games.setCurrentRow(names.index(game))
+        if pack is not None:
+            sources = [p.source for p in self._pack_refs]
+            self.packs.setCurrentRow(sources.index(pack))
+
+    # -- thumbnails ---------------------------------------------------------------------------
+
+    async def _load_thumbs(self, pack: PackRef, rows: list[LevelRow]) -> None:
+        loop = asyncio.get_running_loop()
+        rules = self.state.prefs.rules.get(pack.game, {})
+        for start in range(0, len(rows), 16):
+            chunk = [r.level for r in rows[start:start + 16]]
+            frames = await loop.run_in_executor(self.state.executor, catalog.thumbnails,
+                                                pack.game, chunk, rules, THUMB)
+            if self.pack != pack:
+                return
+            for lv, frame in zip(chunk, frames):
+                if frame is not None:
+                    self._thumbs[lv.content_hash] = _pixmap(frame)
+            self._apply_thumbs()
+
+    async def _load_game_pictures(self) -> None:
+        loop = asyncio.get_running_loop()
+        for i, g in enumerate(self._games):
+            frame = await loop.run_in_executor(self.state.executor, catalog.game_picture,
+                                               g.name, 44)
+            item = self.games.item(i)
+            if frame is not None and item is not None:
+                item.setIcon(QIcon(_pixmap(frame)))
+
+    def _apply_thumbs(self) -> None:
+        for i, r in enumerate(self.shown):
+            pix = self._thumbs.get(r.level.content_hash)
+            item = self.levels.item(i, 0)
+            if pix is not None and item is not None and item.icon().isNull():
+                item.setIcon(QIcon(pix))
+
+    # -- level files --------------------------------------------------------------------------
+
+    def _add_file(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Add a level file", "",
+                                              "Level files (*.xsb *.txt *.jsonl *.json);;All (*)")
+        if path:
+            self.add_level_file(game, path)
+
+    def add_level_file(self, game: str, path: str) -> None:
+        files = dict(self.state.prefs.level_files)
+        files[game] = [*files.get(game, []), path] if path not in files.get(game, []) else \
+            files[game]
+        self.state.save_prefs(self.state.prefs.with_(level_files=files))
+        self._list_packs(game, select=path)
+
+    def _remove_file(self) -> None:
+        game, row = self.game, self.packs.currentRow()
+        if game is None or not 0 <= row < len(self._pack_refs):
+            return
+        pack = self._pack_refs[row]
+        files = dict(self.state.prefs.level_files)
+        files[game] = [p for p in files.get(game, []) if p != pack.source]
+        self.state.save_prefs(self.state.prefs.with_(level_files=files))
+        self._list_packs(game)

@@ -1,0 +1,88 @@
+"""Making play sessions for the views: a person's, a model's (paced), or a resumed one.
+
+The player comes from the same places the command line takes it from: a
+:class:`~app.players.human.HumanPlayer` for the annotator, ``player_factory`` for models and
+scripted players (its ``aclose`` runs when the episode ends). Every episode started here records
+the annotator pseudonym in its meta, whoever plays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.core.budget import Budget
+from app.core.runs import task_of
+from app.core.settings import get_setting
+from app.players.factory import player_factory
+from app.players.human import HumanPlayer
+from app.ui.models.app_state import AppState
+from app.ui.models.pacing import PacedPlayer, Pacer, PausableClock
+from app.ui.models.session import PlaySession
+from app.ui.models.start import StartRequest
+
+
+class NoDatabase(RuntimeError):
+    """No database is open, so nothing could be recorded."""
+
+
+def _store(state: AppState):
+    if state.store is None:
+        raise NoDatabase("no database is open" + (f" ({state.db_problem})"
+                                                  if state.db_problem else ""))
+    return state.store
+
+
+def _meta(state: AppState) -> dict[str, Any]:
+    return {"annotator": state.prefs.annotator, "client": "desktop"}
+
+
+def human_session(state: AppState, req: StartRequest) -> PlaySession:
+    """A new episode of ``req``'s level played by the annotator."""
+    store = _store(state)
+    player = HumanPlayer(state.prefs.annotator or "anonymous", {"input": "keyboard and mouse"})
+    return PlaySession(store, req.task(), req.the_setting(), req.budget, player,
+                       seed=req.seed, meta=_meta(state))
+
+
+def _closing(factory: Any):
+    close = getattr(factory, "aclose", None)
+    return close
+
+
+def model_session(state: AppState, req: StartRequest, delay: float = 0.0
+                  ) -> tuple[PlaySession, Pacer]:
+    """A new episode of ``req``'s level played by a model profile or a scripted player,
+    behind a pacer (pause, single step, speed) whose waits are left out of the clock."""
+    store = _store(state)
+    factory = player_factory(req.player, store)
+    clock = PausableClock()
+    pacer = Pacer(clock, delay)
+    task = req.task()
+    player = PacedPlayer(factory(task, 0), pacer)
+    session = PlaySession(store, task, req.the_setting(), req.budget, player, seed=req.seed,
+                          meta=_meta(state), clock=clock, on_close=_closing(factory))
+    return session, pacer
+
+
+def resume_session(state: AppState, episode_id: int, delay: float = 0.0
+                   ) -> tuple[PlaySession, Pacer | None]:
+    """A session continuing recorded episode ``episode_id`` with the player that began it:
+    the same annotator (by pseudonym) for human episodes, else the same player spec."""
+    store = _store(state)
+    row = store.episode(episode_id)
+    ep = row.episode
+    task = task_of(row)
+    setting = get_setting(ep.setting or "default", task.game)
+    budget = Budget.from_dict(ep.budget)
+    if row.participant.kind == "human":
+        player = HumanPlayer(row.participant.name, {"input": "keyboard and mouse"})
+        return PlaySession(store, task, setting, budget, player, seed=ep.seed), None
+    factory = player_factory(ep.player, store)
+    inner = factory(task, 0)
+    if hasattr(inner, "skip"):
+        inner.skip(ep.n_steps)
+    clock = PausableClock()
+    pacer = Pacer(clock, delay)
+    session = PlaySession(store, task, setting, budget, PacedPlayer(inner, pacer), seed=ep.seed,
+                          clock=clock, on_close=_closing(factory))
+    return session, pacer

@@ -1,0 +1,151 @@
+"""Recorded episodes as the episode viewer and the resume prompt show them.
+
+:class:`EpisodeRecord` loads one episode's steps and works out, for every step, what the
+viewer's scrubber shows beside the frame: the action, the raw input or reply, validity, the
+budget used and the reward (score) so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Sequence
+
+from app.core.budget import Budget
+from db.store import EpisodeRow, Store
+
+RESUMABLE = ("interrupted", "error")
+
+
+@dataclass(frozen=True)
+class EpisodeSummary:
+    id: int
+    game: str
+    level: str
+    participant_kind: str
+    participant: str
+    player: str
+    setting: str
+    status: str
+    end_reason: str | None
+    steps: int
+    solved: bool | None
+    started: datetime | None
+
+    @property
+    def resumable(self) -> bool:
+        return self.status in RESUMABLE and self.game != "web"
+
+    @property
+    def who(self) -> str:
+        return f"{self.participant} ({self.participant_kind})"
+
+
+def summary_of(row: EpisodeRow) -> EpisodeSummary:
+    ep, task, who = row.episode, row.task, row.participant
+    solved = row.scores.get("solved")
+    source = (task.source or task.game).rsplit("/", 1)[-1]
+    title = task.title or f"level {task.level_number}"
+    level = title if title.startswith(source) else f"{source} #{task.level_number}: {title}"
+    return EpisodeSummary(
+        id=ep.id, game=task.game, level=level, participant_kind=who.kind,
+        participant=who.name, player=ep.player or "",
+        setting=ep.setting or "default", status=ep.status, end_reason=ep.end_reason,
+        steps=ep.n_steps or 0, solved=None if solved is None else bool(solved),
+        started=ep.started)
+
+
+def list_episodes(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
+    """The newest episodes first."""
+    return [summary_of(r) for r in store.episodes(limit=limit)]
+
+
+def resumable(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
+    """Board-game episodes that were interrupted or failed and can be continued."""
+    return [s for s in list_episodes(store, limit) if s.resumable]
+
+
+@dataclass(frozen=True)
+class StepView:
+    """One recorded step with the running totals the viewer shows."""
+
+    index: int
+    decision: int
+    action: str | None
+    raw: str
+    valid: bool
+    invalid_kind: str | None
+    invalid_reason: str | None
+    changed: bool
+    reward: float
+    think_ms: float
+    tokens: int
+    cost: float
+    reasoning: str | None
+    frame: str | None
+    reward_so_far: float
+    used_so_far: int
+    invalid_so_far: int
+
+    @property
+    def validity(self) -> str:
+        if self.valid:
+            return "valid" if self.changed else "valid (no change)"
+        return f"invalid: {self.invalid_kind}"
+
+
+def step_views(steps: Sequence[Any], invalid_cost: int = 1) -> list[StepView]:
+    out: list[StepView] = []
+    reward = 0.0
+    used = invalid = 0
+    for s in steps:
+        reward += s.reward or 0.0
+        used += 1 if s.valid else invalid_cost
+        invalid += 0 if s.valid else 1
+        info = dict(s.info or {})
+        out.append(StepView(
+            index=s.index, decision=s.decision, action=s.action, raw=s.raw or "",
+            valid=s.valid, invalid_kind=s.invalid_kind, invalid_reason=s.invalid_reason,
+            changed=s.changed, reward=s.reward or 0.0, think_ms=s.think_ms or 0.0,
+            tokens=(s.prompt_tokens or 0) + (s.completion_tokens or 0), cost=s.cost or 0.0,
+            reasoning=info.get("reasoning"), frame=s.frame, reward_so_far=reward,
+            used_so_far=used, invalid_so_far=invalid))
+    return out
+
+
+class EpisodeRecord:
+    """One recorded episode, loaded for step-by-step viewing."""
+
+    def __init__(self, store: Store, episode_id: int) -> None:
+        self.store = store
+        self.row = store.episode(episode_id)
+        self.summary = summary_of(self.row)
+        ep = self.row.episode
+        try:
+            budget = Budget.from_dict(ep.budget or {})
+        except ValueError:
+            budget = Budget()
+        self.budget = budget
+        self.steps = step_views(store.steps(episode_id), budget.invalid_cost)
+        self.start_frame: str | None = ep.start_frame
+        self.scores = dict(self.row.scores)
+        self.annotator = (ep.meta or {}).get("annotator")
+        self._png: dict[str, bytes] = {}
+
+    @property
+    def id(self) -> int:
+        return self.summary.id
+
+    def frame_hash(self, position: int) -> str | None:
+        """Frame after step ``position - 1``; position 0 is the start."""
+        if position <= 0:
+            return self.start_frame
+        return self.steps[position - 1].frame or self.frame_hash(position - 1)
+
+    def frame_png(self, position: int) -> bytes | None:
+        digest = self.frame_hash(position)
+        if digest is None:
+            return None
+        if digest not in self._png:
+            self._png[digest] = self.store.frame_png(digest)
+        return self._png[digest]

@@ -1,0 +1,84 @@
+"""What the library hands to the play and demo views: one level, who plays it, how.
+
+A :class:`StartRequest` carries the pack's levels too, so that a finished episode can offer
+the next level with the same player, setting, budget and rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from app.core.budget import Budget
+from app.core.settings import SETTINGS, Setting, get_setting
+from app.core.task import Task
+from app.ui.models.catalog import PackRef
+from games.base import Level
+
+SCRIPTED_PLAYERS = ("solver", "random", "random-legal")
+"""Scripted players the demo view can show besides model profiles."""
+
+
+@dataclass(frozen=True)
+class StartRequest:
+    pack: PackRef
+    levels: tuple[Level, ...]
+    index: int
+    player: str
+    """``human``, ``model:NAME`` or a scripted player (``solver``, ``random``...)."""
+    setting: str
+    budget: Budget
+    rules: Mapping[str, str] = field(default_factory=dict)
+    seed: int = 0
+
+    @property
+    def game(self) -> str:
+        return self.pack.game
+
+    @property
+    def level(self) -> Level:
+        return self.levels[self.index]
+
+    @property
+    def is_human(self) -> bool:
+        return self.player == "human"
+
+    def task(self) -> Task:
+        return Task(self.game, self.level, dict(self.rules), self.pack.source)
+
+    def the_setting(self) -> Setting:
+        return get_setting(self.setting, self.game)
+
+    def next(self) -> "StartRequest | None":
+        """The same start for the pack's next level, or None after the last."""
+        if self.index + 1 >= len(self.levels):
+            return None
+        return replace(self, index=self.index + 1)
+
+
+def settings_for(game: str) -> list[Setting]:
+    """The play settings a game can be played in, in the registry's order."""
+    return [s for s in SETTINGS.values() if s.games is None or game in s.games]
+
+
+def budget_for(setting: Setting, game: str, max_actions: int | None,
+               seconds: float | None = None) -> Budget:
+    """The setting's default budget with the person's choices: ``max_actions`` None keeps the
+    default, 0 means no action limit; ``seconds`` 0 or None means no time limit."""
+    budget = setting.default_budget(game)
+    changes: dict[str, object] = {}
+    if max_actions is not None:
+        changes["max_actions"] = max_actions or None
+    if seconds:
+        changes["seconds"] = float(seconds)
+    if changes.get("max_actions", budget.max_actions) is None and budget.max_decisions is None:
+        changes["max_actions"] = 200  # a multi-step episode must end somewhere
+    return budget.merged(**changes) if changes else budget
+
+
+def heading(game_title: str, source: str, level: Level) -> tuple[str, str]:
+    """A level's title and the line under it (game, pack, number), without repeating the
+    pack name that many bundled titles already start with."""
+    title = level.title or f"Level {level.number}"
+    name = source.rsplit("/", 1)[-1]
+    return title, f"{game_title} · {name} · level {level.number}"

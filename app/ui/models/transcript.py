@@ -1,0 +1,72 @@
+"""The model demo's transcript as text: one entry per decision, written as HTML for a label.
+
+An entry holds the model's stated reasoning, its raw reply with the parsed action marked, what
+each resulting step did (valid, or the invalid kind and reason), and what the call cost.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Sequence
+
+from app.core.recorder import StepRecord
+from app.core.types import Action, Decision
+
+MARK = "background:#ffe27a;color:#1d1d1d;border-radius:3px;padding:0 2px"
+RAW_LIMIT = 4000
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def mark_action(raw: str, action: str | None) -> str:
+    """The escaped reply with the last standalone occurrence of ``action`` highlighted."""
+    raw = raw if len(raw) <= RAW_LIMIT else raw[:RAW_LIMIT] + " ..."
+    if not action:
+        return _esc(raw)
+    pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(action) + r"(?![A-Za-z0-9])")
+    found = list(pattern.finditer(raw))
+    if not found:
+        return _esc(raw)
+    m = found[-1]
+    return (_esc(raw[:m.start()]) + f'<span style="{MARK}">{_esc(m.group(0))}</span>'
+            + _esc(raw[m.end():]))
+
+
+def usage_line(decision: Decision, think_ms: float) -> str:
+    """``answered in 1.27 s (request 772 ms) · 389 + 4 tokens · $0.0000``."""
+    u = decision.usage
+    head = f"answered in {think_ms / 1000:.2f} s"
+    if u.latency_ms:
+        head += f" (request {u.latency_ms:,.0f} ms" + (
+            f", {u.requests} attempts)" if u.requests > 1 else ")")
+    parts = [head]
+    if u.prompt_tokens or u.completion_tokens:
+        parts.append(f"{u.prompt_tokens:,} + {u.completion_tokens:,} tokens")
+    parts.append(f"${u.cost:.4f}")
+    return " · ".join(parts)
+
+
+def step_html(r: StepRecord) -> str:
+    if r.valid:
+        what = "changed the board" if r.changed else "valid, nothing changed"
+        return (f'<div style="color:#1f7a3a">step {r.index + 1}: '
+                f'<span style="{MARK}">{_esc(r.action or "")}</span> - {what}</div>')
+    action = f'<span style="{MARK}">{_esc(r.action)}</span> ' if r.action else ""
+    return (f'<div style="color:#b3261e">step {r.index + 1}: {action}invalid '
+            f'({_esc(r.invalid_kind or "")}): {_esc(r.invalid_reason or "")}</div>')
+
+
+def decision_html(decision: Decision, records: Sequence[StepRecord]) -> str:
+    """Reasoning, reply (action marked), per-step outcome and usage of one decision."""
+    first = next((e.text for e in decision.entries if isinstance(e, Action)), None)
+    parts = []
+    if decision.reasoning:
+        parts.append(f'<div style="color:#555;font-style:italic">{_esc(decision.reasoning)}'
+                     "</div>")
+    reply = mark_action(decision.raw, first) if decision.raw else "<i>(empty reply)</i>"
+    parts.append(f'<pre style="white-space:pre-wrap;margin:4px 0">{reply}</pre>')
+    parts.extend(step_html(r) for r in records)
+    return "".join(parts)

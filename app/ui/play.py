@@ -1,0 +1,384 @@
+"""The play view: a person plays one level under the same budget and information as a model.
+
+Keys and clicks go through the game's input map (``app.players.board_input``) and become the
+canonical action texts a model would send; the view submits them to the episode's
+:class:`~app.players.human.HumanPlayer`. In one-step settings the same gestures only add to the
+plan field, and the plan is submitted once. The HUD shows what the setting allows.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable
+
+from app.core.episode import Deciding, Ended, Moved, Started, Stepped
+from app.players.board_input import HELP, Gesture, input_for
+from app.players.human import HumanInput, HumanPlayer
+from app.players.plans import join_plan, split_plan
+from app.ui.board import BoardWidget
+from app.ui.hud import HudPanel
+from app.ui.models.app_state import AppState
+from app.ui.models.session import PlaySession
+from app.ui.models.start import StartRequest, heading
+from app.ui.qt import (
+    QFrame, QHBoxLayout, QKeySequence, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QShortcut, QSplitter, Qt, QTimer, QVBoxLayout, QWidget, Signal)
+
+END_TEXT = {
+    "solved": "Solved",
+    "budget": "Out of actions",
+    "gave_up": "You gave up",
+    "time": "Time is up",
+    "repeated_actions": "Stopped: the same action too many times",
+    "parse_failures": "Stopped: too many unreadable inputs",
+}
+
+
+class PlayView(QWidget):
+    """One human episode at a time."""
+
+    open_episode = Signal(int)
+    go_library = Signal()
+    next_level = Signal(object)
+
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.session: PlaySession | None = None
+        self.request: StartRequest | None = None
+        self.input = input_for("")
+        self.task: Any = None
+        self._pending: deque[Callable[[Any], HumanInput | None]] = deque()
+        self._in_flight = False
+
+        self.title = QLabel("No level is being played. Choose one in the Library.")
+        self.title.setObjectName("title")
+        self.title.setWordWrap(True)
+        self.setting_label = QLabel("")
+        self.setting_label.setObjectName("hint")
+        self.setting_label.setWordWrap(True)
+        self.board = BoardWidget()
+        self.board.setObjectName("board")
+        self.digits = QWidget()
+        digit_row = QHBoxLayout(self.digits)
+        digit_row.setContentsMargins(0, 0, 0, 0)
+        digit_row.addWidget(QLabel("Digit:"))
+        self.digit_buttons = []
+        for d in range(1, 10):
+            b = QPushButton(str(d))
+            b.setObjectName("digit")
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.clicked.connect(lambda _c=False, d=d: self._digit(d))
+            digit_row.addWidget(b)
+            self.digit_buttons.append(b)
+        digit_row.addStretch(1)
+
+        self.banner = QFrame()
+        self.banner.setObjectName("banner")
+        self.banner_text = QLabel("")
+        self.banner_text.setObjectName("banner_text")
+        self.banner_text.setWordWrap(True)
+        self.next_button = QPushButton("Next level")
+        self.view_button = QPushButton("View this episode")
+        self.library_button = QPushButton("Library")
+        bl = QHBoxLayout(self.banner)
+        bl.addWidget(self.banner_text, 1)
+        for b in (self.next_button, self.view_button, self.library_button):
+            bl.addWidget(b)
+        self.banner.hide()
+
+        self.hud = HudPanel()
+        self.typed = QLineEdit()
+        self.typed.setObjectName("typed")
+        self.typed.setPlaceholderText("or type an action as a model would, then Enter")
+        self.plan_title = QLabel("Your plan: the whole action list, submitted once")
+        self.plan_title.setObjectName("heading")
+        self.plan = QPlainTextEdit()
+        self.plan.setObjectName("plan")
+        self.plan.setMaximumHeight(110)
+        self.plan_count = QLabel("")
+        self.plan_count.setObjectName("hint")
+        self.submit = QPushButton("Submit plan")
+        self.submit.setObjectName("primary")
+        self.undo = QPushButton("Undo last move")
+        self.undo.setObjectName("undo")
+        self.give_up = QPushButton("Give up")
+
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.banner)
+        lv.addWidget(self.board, 1)
+        lv.addWidget(self.digits)
+        right = QWidget()
+        right.setMinimumWidth(360)
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(self.hud, 1)
+        rv.addWidget(self.typed)
+        rv.addWidget(self.plan_title)
+        rv.addWidget(self.plan)
+        rv.addWidget(self.plan_count)
+        rv.addWidget(self.submit)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.undo)
+        buttons.addStretch(1)
+        buttons.addWidget(self.give_up)
+        rv.addLayout(buttons)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([900, 420])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.title)
+        layout.addWidget(self.setting_label)
+        layout.addWidget(split, 1)
+
+        self.board.key_pressed.connect(self._key)
+        self.board.pressed.connect(self._press)
+        self.board.released.connect(self._release)
+        self.typed.returnPressed.connect(self._typed)
+        self.plan.textChanged.connect(self._plan_changed)
+        self.submit.clicked.connect(self._submit_plan)
+        self.undo.clicked.connect(self._undo)
+        self.give_up.clicked.connect(self._give_up)
+        self.next_button.clicked.connect(self._next)
+        self.view_button.clicked.connect(self._view)
+        self.library_button.clicked.connect(self.go_library)
+        QShortcut(QKeySequence.StandardKey.Undo, self, activated=self._undo)
+        self.timer = QTimer(self)
+        self.timer.setInterval(100)
+        self.timer.timeout.connect(self.hud.tick)
+        self._set_controls(active=False)
+
+    # -- starting -----------------------------------------------------------------------------
+
+    @property
+    def player(self) -> HumanPlayer | None:
+        return None if self.session is None else self.session.player  # type: ignore[return-value]
+
+    @property
+    def busy(self) -> bool:
+        return self.session is not None and self.task is not None and not self.task.done()
+
+    def begin(self, session: PlaySession, request: StartRequest | None = None,
+              resume_id: int | None = None) -> None:
+        """Show ``session`` and start its episode (or resume ``resume_id``)."""
+        self.session, self.request = session, request
+        game = session.task.game
+        setting = session.setting
+        self.input = input_for(game)
+        title, where = heading(session.spec.title, session.task.source, session.task.level)
+        self.title.setText(title)
+        undo = " Undo is allowed." if session.undo_allowed else ""
+        self.setting_label.setText(f"{where} · setting {setting.name}: "
+                                   f"{setting.description}.{undo}")
+        image = setting.observation != "text"
+        self.board.set_frame(None)
+        self.board.set_text(None)
+        self.board.set_highlight(None)
+        self.board.set_placeholder("Starting…")
+        self.digits.setVisible(self.input.uses_digits and image)
+        how = HELP.get(game, "") if image else (
+            "Text-only setting: the model gets no picture, so neither do you. The board "
+            "on the left is exactly the text it reads." + (" The arrow keys work as usual."
+                                                     if game in ("sokoban", "maze", "npuzzle")
+                                                     else ""))
+        self.hud.attach(session, f"{how}\nActions as a model writes them: "
+                                 f"{session.spec.move_help}")
+        one = setting.one_step
+        self.plan.clear()
+        self.plan.setReadOnly(False)
+        for w in (self.plan_title, self.plan, self.plan_count, self.submit):
+            w.setVisible(one)
+        self.typed.setVisible(not one)
+        self.undo.setVisible(session.undo_allowed)
+        self.banner.hide()
+        self._pending.clear()
+        self._in_flight = False
+        session.subscribe(lambda e, mine=session: self._event(e, mine))
+        self._set_controls(active=True)
+        self.timer.start()
+        work = session.resume(resume_id) if resume_id is not None else session.play()
+        self.task = self.state.jobs.start(work, name=f"play {game}", on_error=self._failed)
+        self.board.setFocus()
+
+    def _failed(self, err: BaseException) -> None:
+        self._set_controls(active=False)
+        self.timer.stop()
+        self.on_error(err)
+
+    def _set_controls(self, active: bool) -> None:
+        for w in (self.typed, self.plan, self.submit, self.undo, self.give_up,
+                  *self.digit_buttons):
+            w.setEnabled(active)
+        self.board.accepts_input = active
+
+    # -- episode events -----------------------------------------------------------------------
+
+    def _event(self, event: Any, session: PlaySession) -> None:
+        if session is not self.session:  # a replaced session's last events
+            return
+        if isinstance(event, Started):
+            self._show_frame(event.observation)
+        elif isinstance(event, Deciding):
+            self._in_flight = False
+            self._pump()
+        elif isinstance(event, Moved):
+            # Shown at once, before the step's commit: a person sees the move without
+            # waiting for the database (the next decision still waits for it).
+            self._show_frame(event.observation)
+            self.board.repaint()
+            return
+        elif isinstance(event, Stepped):
+            self._show_frame(event.observation)
+            r = event.record
+            if r.valid:
+                self.hud.show_feedback("Your move.", "neutral")
+            else:
+                kind = (r.invalid_kind or "invalid").replace("_", " ")
+                self.hud.show_feedback(f"Step {r.index + 1} was invalid ({kind}): "
+                                       f"{r.invalid_reason}. It used an action, as a model's "
+                                       "invalid action does.")
+            if r.action and r.action.startswith("undo") and r.valid:
+                self.input.clear()
+        elif isinstance(event, Ended):
+            self._pending.clear()
+            self._ended(event)
+        self.hud.refresh()
+        self._update_highlight()
+
+    def _show_frame(self, obs: Any) -> None:
+        if obs is None or self.session is None:
+            return
+        if self.session.setting.observation == "text":
+            self.board.set_text(obs.text)
+        else:
+            self.board.set_frame(obs.frame)
+
+    def _ended(self, event: Ended) -> None:
+        self.timer.stop()
+        self._set_controls(active=False)
+        r = event.result
+        if r.status == "interrupted":
+            text = "Interrupted - the episode is saved and can be resumed from Episodes."
+        elif r.status == "error":
+            text = f"The episode stopped with an error ({r.end_reason}); its steps are kept."
+        else:
+            head = END_TEXT.get(r.end_reason or "", r.end_reason or "Finished")
+            n = len(r.steps)
+            optimal = self.session.task.level.meta.get("optimal") if self.session else None
+            text = f"{head} after {n} action{'s' if n != 1 else ''}"
+            if r.end_reason == "solved" and optimal is not None:
+                text += f" (optimal: {optimal})"
+            text += "."
+        self.banner_text.setText(text)
+        self.banner.setProperty("kind", "good" if r.end_reason == "solved" else "neutral")
+        self.banner.style().unpolish(self.banner)
+        self.banner.style().polish(self.banner)
+        self.next_button.setVisible(self.request is not None and self.request.next() is not None)
+        self.banner.show()
+        self.hud.show_feedback("", "neutral")
+
+    # -- input --------------------------------------------------------------------------------
+    #
+    # Inputs are queued and turned into actions one at a time, each against the state left by
+    # the one before (an arrow in the 15-puzzle names the tile next to the blank *now*), so a
+    # fast typist's keys play in order and none is mapped against a stale board.
+
+    def _accepting(self) -> bool:
+        return self.busy and self.session is not None and self.session.result is None
+
+    def _queue(self, make: Callable[[Any], HumanInput | None]) -> None:
+        if self._accepting():
+            self._pending.append(make)
+            self._pump()
+
+    def _pump(self) -> None:
+        while self._pending and not self._in_flight and self._accepting():
+            given = self._pending.popleft()(self.session.state)
+            self._update_highlight()
+            if given is None:
+                continue
+            self.player.submit(given)
+            self._in_flight = True
+
+    def _gesture(self, g: Gesture | None) -> HumanInput | None:
+        if g is None:
+            return None
+        if self.session.setting.one_step:
+            game = self.session.task.game
+            texts = split_plan(game, self.plan.toPlainText())
+            self.plan.setPlainText(join_plan(game, [*texts, g.text]))
+            return None
+        return HumanInput.move(g.text, g.raw)
+
+    def _key(self, name: str) -> None:
+        self._queue(lambda state: self._gesture(self.input.key(name, state)))
+
+    def _press(self, x: float, y: float) -> None:
+        self._queue(lambda state: self._gesture(
+            self.input.press(self.session.geometry.locate(state, x, y), state)))
+
+    def _release(self, x: float, y: float) -> None:
+        self._queue(lambda state: self._gesture(
+            self.input.release(self.session.geometry.locate(state, x, y), state)))
+
+    def _digit(self, d: int) -> None:
+        self._queue(lambda state: self._gesture(self.input.digit(d, state)))
+        self.board.setFocus()
+
+    def _update_highlight(self) -> None:
+        s = self.session
+        sel = self.input.selected
+        if s is None or sel is None or s.state is None:
+            self.board.set_highlight(None)
+        else:
+            self.board.set_highlight(s.geometry.area(s.state, sel))
+
+    def _typed(self) -> None:
+        text = self.typed.text().strip()
+        if text and self._accepting() and not self.session.setting.one_step:
+            self._queue(lambda _state: HumanInput.move(text, f"typed:{text}"))
+            self.typed.clear()
+
+    def _plan_changed(self) -> None:
+        if self.session is None:
+            return
+        n = len(split_plan(self.session.task.game, self.plan.toPlainText()))
+        self.plan_count.setText(f"{n} action{'s' if n != 1 else ''} in the plan")
+
+    def _submit_plan(self) -> None:
+        if not self._accepting() or not self.session.setting.one_step:
+            return
+        plan = self.plan.toPlainText().strip()
+        self._queue(lambda _state: HumanInput.plan(plan))
+        self.plan.setReadOnly(True)
+        self.submit.setEnabled(False)
+
+    def _undo(self) -> None:
+        if self._accepting() and self.session.can_undo():
+            self.input.clear()
+            self._queue(lambda _state: HumanInput.undo())
+
+    def _give_up(self) -> None:
+        self._queue(lambda _state: HumanInput.give_up())
+
+    def _next(self) -> None:
+        nxt = self.request.next() if self.request is not None else None
+        if nxt is not None:
+            self.next_level.emit(nxt)
+
+    def _view(self) -> None:
+        if self.session is not None and self.session.episode_id:
+            self.open_episode.emit(self.session.episode_id)
+
+    def stop(self) -> None:
+        """Interrupt the running episode (it is recorded as interrupted)."""
+        if self.busy:
+            self.task.cancel()

@@ -1,0 +1,218 @@
+"""The library's start panel: the chosen level's picture and facts, who plays (the annotator,
+a model profile, a scripted player), the setting and the budget."""
+
+from __future__ import annotations
+
+from app.agents.profiles import DEMO, ProfileError
+from app.core.settings import get_setting, undo_allowed
+from app.ui.board import BoardWidget
+from app.ui.models.app_state import AppState
+from app.ui.models.catalog import PackRef
+from app.ui.models.profiles import describe, load_profiles
+from app.ui.models.start import (
+    SCRIPTED_PLAYERS, StartRequest, budget_for, heading, settings_for)
+from app.ui.qt import (
+    QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton, QSpinBox, Qt, QVBoxLayout,
+    QWidget, Signal)
+from games import registry
+from games.base import BoardEnv, Level
+
+
+class StartPanel(QWidget):
+    start_requested = Signal(object)
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.game: str | None = None
+        self.pack: PackRef | None = None
+        self.levels: list[Level] = []
+        self.index = -1
+        self.setMinimumWidth(340)
+
+        self.title = QLabel("Choose a level")
+        self.title.setObjectName("title")
+        self.title.setWordWrap(True)
+        self.where = QLabel("")
+        self.where.setObjectName("hint")
+        self.preview = BoardWidget()
+        self.preview.accepts_input = False
+        self.preview.setMinimumSize(280, 220)
+        self.facts = QLabel("")
+        self.facts.setWordWrap(True)
+
+        self.player = QComboBox()
+        self.player.setObjectName("player")
+        self.setting = QComboBox()
+        self.setting.setObjectName("setting")
+        self.setting_help = QLabel("")
+        self.setting_help.setWordWrap(True)
+        self.setting_help.setObjectName("hint")
+        self.max_actions = QSpinBox()
+        self.max_actions.setRange(0, 10000)
+        self.max_actions.setSpecialValueText("no limit")
+        self.max_actions.setSuffix(" actions")
+        self.max_actions.setToolTip("0 = no limit (a multi-step episode still stops after 200 "
+                                    "actions)")
+        self.seconds = QSpinBox()
+        self.seconds.setRange(0, 24 * 3600)
+        self.seconds.setSpecialValueText("no limit")
+        self.seconds.setSuffix(" s")
+        self.rules = QLabel("")
+        self.rules.setWordWrap(True)
+        self.rules.setObjectName("hint")
+        self.play = QPushButton("Play")
+        self.play.setObjectName("primary")
+        self.play.setEnabled(False)
+        self.profile_note = QLabel("")
+        self.profile_note.setWordWrap(True)
+        self.profile_note.setObjectName("warning")
+        self.profile_note.hide()
+
+        box = QGroupBox("Start")
+        form = QFormLayout(box)
+        form.addRow("Player", self.player)
+        form.addRow("", self.profile_note)
+        form.addRow("Setting", self.setting)
+        form.addRow("", self.setting_help)
+        form.addRow("Budget", self.max_actions)
+        form.addRow("Time limit", self.seconds)
+        form.addRow("Rules", self.rules)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.where)
+        layout.addWidget(self.preview, 1)
+        layout.addWidget(self.facts)
+        layout.addWidget(box)
+        layout.addWidget(self.play)
+
+        self.setting.currentIndexChanged.connect(self._setting_changed)
+        self.player.currentIndexChanged.connect(self._player_changed)
+        self.play.clicked.connect(self._start)
+        self.refresh_players()
+
+    # -- choices ------------------------------------------------------------------------------
+
+    def refresh_players(self) -> None:
+        """Re-list players (after the annotator or the profiles changed)."""
+        keep = self.player.currentData()
+        self.player.blockSignals(True)
+        self.player.clear()
+        who = self.state.prefs.annotator or "not set"
+        self.player.addItem(f"Me - annotator {who}", "human")
+        try:
+            profiles = load_profiles()
+            self.profile_note.hide()
+        except ProfileError as err:
+            profiles = {DEMO.name: DEMO}
+            self.profile_note.setText(f"Model profiles could not be read: {err}")
+            self.profile_note.show()
+        for p in profiles.values():
+            self.player.addItem(f"Model: {describe(p)}", f"model:{p.name}")
+        for name in SCRIPTED_PLAYERS:
+            self.player.addItem(f"Scripted: {name}", name)
+        wanted = keep or self.state.prefs.last_player
+        idx = self.player.findData(wanted)
+        self.player.setCurrentIndex(max(0, idx))
+        self.player.blockSignals(False)
+        self._player_changed()
+
+    def set_game(self, game: str) -> None:
+        self.game = game
+        self.setting.blockSignals(True)
+        self.setting.clear()
+        for s in settings_for(game):
+            self.setting.addItem(s.name, s.name)
+            self.setting.setItemData(self.setting.count() - 1, s.description,
+                                     Qt.ItemDataRole.ToolTipRole)
+        wanted = self.state.prefs.last_setting.get(game, "default")
+        self.setting.setCurrentIndex(max(0, self.setting.findData(wanted)))
+        self.setting.blockSignals(False)
+        self._setting_changed()
+        self._show_rules()
+
+    def _show_rules(self) -> None:
+        if self.game is None:
+            return
+        spec = registry.get(self.game)
+        if not spec.options:
+            self.rules.setText("no rule options")
+            return
+        chosen = spec.rule_options(self.state.prefs.rules.get(self.game, {}))
+        self.rules.setText(", ".join(f"{k}={v}" for k, v in chosen.items())
+                           + " (change in Settings > Rules)")
+
+    def _setting_changed(self) -> None:
+        if self.game is None or self.setting.currentData() is None:
+            return
+        s = get_setting(self.setting.currentData(), self.game)
+        extra = []
+        if s.one_step:
+            extra.append("you type the whole action list before any move is shown")
+        if not s.history and not s.one_step:
+            extra.append("your earlier moves are not listed")
+        if undo_allowed(s, self.game):
+            extra.append("undo allowed")
+        self.setting_help.setText(s.description + (" - " + "; ".join(extra) if extra else ""))
+        b = s.default_budget(self.game)
+        self.max_actions.setValue(b.max_actions or 0)
+        self.seconds.setValue(int(b.seconds or 0))
+
+    def _player_changed(self) -> None:
+        human = self.player.currentData() == "human"
+        self.play.setText("Play" if human else "Watch the model play"
+                          if str(self.player.currentData()).startswith("model:")
+                          else "Watch the scripted player")
+
+    def set_level(self, pack: PackRef | None, levels: list[Level], index: int) -> None:
+        self.pack, self.levels, self.index = pack, list(levels), index
+        if pack is None or index < 0:
+            self.title.setText("Choose a level")
+            self.where.setText("")
+            self.preview.set_frame(None)
+            self.preview.set_placeholder("No level selected")
+            self.facts.setText("")
+            self.play.setEnabled(False)
+            return
+        lv = levels[index]
+        spec = registry.get(pack.game)
+        title, where = heading(spec.title, pack.source, lv)
+        self.title.setText(title)
+        self.where.setText(where)
+        facts = dict(spec.describe(lv)) if spec.describe else {}
+        optimal = lv.meta.get("optimal")
+        parts = [f"{k}: {v}" for k, v in facts.items() if v is not None]
+        parts.append(f"optimal: {optimal if optimal is not None else 'unknown'} moves")
+        self.facts.setText("   ".join(parts))
+        try:
+            env = BoardEnv(spec, self.state.prefs.rules.get(pack.game, {}))
+            env.reset(lv)
+            self.preview.set_frame(env.render())
+            self.play.setEnabled(True)
+        except ValueError as err:  # LevelError or a bad rule option
+            self.preview.set_frame(None)
+            self.preview.set_placeholder(f"This level cannot start under the chosen rules:\n{err}")
+            self.play.setEnabled(False)
+
+    # -- start --------------------------------------------------------------------------------
+
+    def request(self) -> StartRequest | None:
+        if self.pack is None or self.index < 0 or self.game is None:
+            return None
+        setting = get_setting(self.setting.currentData(), self.game)
+        budget = budget_for(setting, self.game, self.max_actions.value(), self.seconds.value())
+        spec = registry.get(self.game)
+        rules = spec.rule_options(self.state.prefs.rules.get(self.game, {}))
+        return StartRequest(self.pack, tuple(self.levels), self.index,
+                            self.player.currentData(), setting.name, budget, rules)
+
+    def _start(self) -> None:
+        req = self.request()
+        if req is None:
+            return
+        prefs = self.state.prefs
+        self.state.prefs = prefs.with_(last_player=req.player,
+                                       last_setting={**prefs.last_setting, req.game: req.setting})
+        self.start_requested.emit(req)

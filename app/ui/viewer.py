@@ -1,0 +1,278 @@
+"""The episode viewer: every recorded episode (human, model or scripted), and a scrubber over
+the chosen one - frame, action, raw input or reply, validity, score so far."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from app.ui.board import BoardWidget
+from app.ui.models.app_state import AppState
+from app.ui.models.records import EpisodeRecord, EpisodeSummary, StepView, list_episodes
+from app.ui.qt import (
+    QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QPlainTextEdit, QPushButton, QSlider, QSplitter, Qt, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget, Signal, monospace, png_image)
+
+COLUMNS = ("id", "game", "level", "who", "setting", "status", "steps", "solved")
+
+
+def _cell(text: object, center: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem("" if text is None else str(text))
+    if center:
+        item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+    return item
+
+
+class EpisodeViewer(QWidget):
+    """List of episodes on the left; the chosen one, step by step, on the right."""
+
+    resume_requested = Signal(int)
+
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.summaries: list[EpisodeSummary] = []
+        self.shown: list[EpisodeSummary] = []
+        self.record: EpisodeRecord | None = None
+
+        self.kind = QComboBox()
+        for text, value in (("everyone", ""), ("people", "human"), ("models", "model"),
+                            ("scripts", "script")):
+            self.kind.addItem(text, value)
+        self.status_filter = QComboBox()
+        for text in ("any status", "done", "interrupted", "error", "running"):
+            self.status_filter.addItem(text, "" if text == "any status" else text)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Filter: game, level, name, setting")
+        self.search.setClearButtonEnabled(True)
+        self.refresh_button = QPushButton("Refresh")
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setObjectName("episodes")
+        self.table.setHorizontalHeaderLabels([c.capitalize() for c in COLUMNS])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.empty = QLabel("No episodes recorded yet. Play a level or watch a model in the "
+                            "Library; every step lands here.")
+        self.empty.setObjectName("hint")
+        self.empty.setWordWrap(True)
+
+        self.heading = QLabel("Choose an episode")
+        self.heading.setObjectName("title")
+        self.heading.setWordWrap(True)
+        self.subheading = QLabel("")
+        self.subheading.setObjectName("hint")
+        self.board = BoardWidget()
+        self.board.accepts_input = False
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("scrubber")
+        self.first = QPushButton("|<")
+        self.prev = QPushButton("<")
+        self.next = QPushButton(">")
+        self.last = QPushButton(">|")
+        self.position = QLabel("")
+        self.resume = QPushButton("Resume this episode")
+        self.resume.setObjectName("primary")
+        self.resume.hide()
+        self.step_action = QLabel("")
+        self.step_action.setObjectName("figure")
+        self.step_valid = QLabel("")
+        self.step_valid.setWordWrap(True)
+        self.step_score = QLabel("")
+        self.step_cost = QLabel("")
+        self.raw = QPlainTextEdit()
+        self.raw.setObjectName("raw")
+        self.raw.setReadOnly(True)
+        self.raw.setFont(monospace(10))
+        self.raw.setMaximumHeight(150)
+        self.final = QLabel("")
+        self.final.setWordWrap(True)
+        self.final.setObjectName("hint")
+
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        filters = QHBoxLayout()
+        filters.addWidget(self.kind)
+        filters.addWidget(self.status_filter)
+        filters.addWidget(self.search, 1)
+        filters.addWidget(self.refresh_button)
+        lv.addLayout(filters)
+        lv.addWidget(self.table, 1)
+        lv.addWidget(self.empty)
+
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(self.heading)
+        rv.addWidget(self.subheading)
+        rv.addWidget(self.board, 1)
+        nav = QHBoxLayout()
+        for w in (self.first, self.prev, self.slider, self.next, self.last):
+            nav.addWidget(w, 1 if w is self.slider else 0)
+        rv.addLayout(nav)
+        rv.addWidget(self.position)
+        form = QFormLayout()
+        form.addRow("Action", self.step_action)
+        form.addRow("Validity", self.step_valid)
+        form.addRow("So far", self.step_score)
+        form.addRow("Think / cost", self.step_cost)
+        rv.addLayout(form)
+        rv.addWidget(QLabel("Raw input or model reply"))
+        rv.addWidget(self.raw)
+        rv.addWidget(self.final)
+        rv.addWidget(self.resume)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([760, 640])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(split)
+
+        self.kind.currentIndexChanged.connect(lambda *_: self._refilter())
+        self.status_filter.currentIndexChanged.connect(lambda *_: self._refilter())
+        self.search.textChanged.connect(lambda *_: self._refilter())
+        self.refresh_button.clicked.connect(self.refresh)
+        self.table.itemSelectionChanged.connect(self._chosen)
+        self.slider.valueChanged.connect(self.show_position)
+        self.first.clicked.connect(lambda: self.slider.setValue(0))
+        self.prev.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
+        self.next.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
+        self.last.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
+        self.resume.clicked.connect(self._resume)
+        self._enable_nav(False)
+
+    # -- list ---------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        if self.state.store is None:
+            self.summaries = []
+        else:
+            try:
+                self.summaries = list_episodes(self.state.store)
+            except Exception as err:  # noqa: BLE001 - a dialog; the viewer stays usable
+                self.summaries = []
+                self.on_error(err)
+        keep = self.record.id if self.record is not None else None
+        self._refilter(keep)
+
+    def _refilter(self, keep: int | None = None) -> None:
+        kind, status = self.kind.currentData(), self.status_filter.currentData()
+        text = self.search.text().strip().lower()
+        self.shown = [s for s in self.summaries
+                      if (not kind or s.participant_kind == kind)
+                      and (not status or s.status == status)
+                      and (not text or text in " ".join(
+                          [s.game, s.level, s.who, s.setting, s.player]).lower())]
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(self.shown))
+        for i, s in enumerate(self.shown):
+            solved = "" if s.solved is None else ("yes" if s.solved else "no")
+            values = (s.id, s.game, s.level, s.who, s.setting, s.status, s.steps, solved)
+            for col, v in enumerate(values):
+                self.table.setItem(i, col, _cell(v, center=col in (0, 6, 7)))
+        self.table.blockSignals(False)
+        self.empty.setVisible(not self.summaries)
+        if keep is not None:
+            self.select(keep)
+
+    def select(self, episode_id: int) -> None:
+        """Open episode ``episode_id`` (refreshing the list if it is new)."""
+        ids = [s.id for s in self.shown]
+        if episode_id not in ids:
+            self.kind.setCurrentIndex(0)
+            self.status_filter.setCurrentIndex(0)
+            self.search.clear()
+            if episode_id not in [s.id for s in self.summaries]:
+                self.summaries = list_episodes(self.state.store) if self.state.store else []
+            self._refilter()
+            ids = [s.id for s in self.shown]
+        if episode_id in ids:
+            self.table.selectRow(ids.index(episode_id))
+            self._chosen()
+
+    def _chosen(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows or self.state.store is None:
+            return
+        summary = self.shown[rows[0].row()]
+        try:
+            self.record = EpisodeRecord(self.state.store, summary.id)
+        except Exception as err:  # noqa: BLE001
+            self.on_error(err)
+            return
+        self.open_record(self.record)
+
+    # -- one episode --------------------------------------------------------------------------
+
+    def open_record(self, record: EpisodeRecord) -> None:
+        s = record.summary
+        self.heading.setText(f"Episode {s.id} · {s.level}")
+        end = f" ({s.end_reason})" if s.end_reason and s.end_reason != s.status else ""
+        self.subheading.setText(f"{s.game} · {s.who} · setting {s.setting} · "
+                                f"{s.status}{end}")
+        scores = record.scores
+        shown = [f"{k} {v:.4g}" for k, v in sorted(scores.items()) if v is not None]
+        by = f"Annotator {record.annotator}. " if record.annotator else ""
+        self.final.setText(by + ("Final scores: " + ", ".join(shown) if shown
+                                 else "No final scores (the episode did not finish)."))
+        self.resume.setVisible(s.resumable)
+        self._enable_nav(True)
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(record.steps))
+        self.slider.setValue(len(record.steps))
+        self.slider.blockSignals(False)
+        self.show_position(len(record.steps))
+
+    def _enable_nav(self, on: bool) -> None:
+        for w in (self.slider, self.first, self.prev, self.next, self.last):
+            w.setEnabled(on)
+
+    def show_position(self, position: int) -> None:
+        """Show the board after ``position`` steps (0: the start)."""
+        record = self.record
+        if record is None:
+            return
+        n = len(record.steps)
+        png = record.frame_png(position)
+        self.board.set_image(png_image(png) if png else None)
+        if position == 0:
+            self.position.setText(f"Start position - {n} steps recorded")
+            self.step_action.setText("-")
+            self.step_valid.setText("")
+            self.step_score.setText("")
+            self.step_cost.setText("")
+            self.raw.setPlainText("")
+            return
+        st: StepView = record.steps[position - 1]
+        self.position.setText(f"After step {position} of {n} (decision {st.decision + 1})")
+        self.step_action.setText(st.action or "(none: unreadable)")
+        reason = f" - {st.invalid_reason}" if st.invalid_reason else ""
+        self.step_valid.setText(st.validity + reason)
+        self.step_valid.setProperty("kind", "good" if st.valid else "bad")
+        self.step_valid.style().unpolish(self.step_valid)
+        self.step_valid.style().polish(self.step_valid)
+        limit = record.budget.max_actions
+        self.step_score.setText(
+            f"reward {st.reward_so_far:g} · {st.used_so_far} of "
+            f"{limit if limit is not None else 'unlimited'} actions used · "
+            f"{st.invalid_so_far} invalid")
+        cost = f", {st.tokens:,} tokens, ${st.cost:.4f}" if st.tokens or st.cost else ""
+        self.step_cost.setText(f"{st.think_ms / 1000:.2f} s{cost}")
+        raw = st.raw
+        if st.reasoning:
+            raw = f"[reasoning] {st.reasoning}\n\n{raw}"
+        self.raw.setPlainText(raw if raw else "(same decision as the step before)")
+
+    def _resume(self) -> None:
+        if self.record is not None:
+            self.resume_requested.emit(self.record.id)

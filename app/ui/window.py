@@ -1,0 +1,229 @@
+"""The main window: Library, Play, Model demo and Episodes tabs, settings, start-up prompts
+(annotator, resume) and a shutdown that never loses a running episode."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from PySide6.QtGui import QCloseEvent
+
+from app.ui.annotator import AnnotatorDialog
+from app.ui.demo import DemoView
+from app.ui.errors import Problem, show_error, show_problem
+from app.ui.library import LibraryView
+from app.ui.models.app_state import AppState
+from app.ui.models.launch import human_session, model_session, resume_session
+from app.ui.models.records import resumable
+from app.ui.models.start import StartRequest
+from app.ui.play import PlayView
+from app.ui.qt import (
+    QAction, QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QTabWidget, QVBoxLayout,
+    QWidget, Signal)
+from app.ui.resume import ResumeDialog
+from app.ui.settings_dialog import SettingsDialog
+from app.ui.viewer import EpisodeViewer
+
+LIBRARY, PLAY, DEMO, EPISODES = range(4)
+
+
+class MainWindow(QMainWindow):
+    closed = Signal()
+
+    def __init__(self, state: AppState) -> None:
+        super().__init__()
+        self.state = state
+        self.problems: list[Problem] = []
+        self._closing = False
+        self._closed = False
+        state.jobs.on_error = self.report
+        self.setWindowTitle("PlayBench")
+        self.resize(1480, 920)
+
+        self.library = LibraryView(state, self.report)
+        self.play = PlayView(state, self.report)
+        self.demo = DemoView(state, self.report)
+        self.episodes = EpisodeViewer(state, self.report)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("tabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.library, "Library")
+        self.tabs.addTab(self.play, "Play")
+        self.tabs.addTab(self.demo, "Model demo")
+        self.tabs.addTab(self.episodes, "Episodes")
+
+        self.nodb = QFrame()
+        self.nodb.setObjectName("nodb")
+        self.nodb_text = QLabel("")
+        self.nodb_text.setWordWrap(True)
+        fix = QPushButton("Choose a database…")
+        nl = QHBoxLayout(self.nodb)
+        nl.addWidget(self.nodb_text, 1)
+        nl.addWidget(fix)
+        fix.clicked.connect(lambda: self.open_settings(tab=2))
+
+        central = QWidget()
+        cv = QVBoxLayout(central)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.addWidget(self.nodb)
+        cv.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        bar = self.addToolBar("PlayBench")
+        bar.setObjectName("toolbar")
+        bar.setMovable(False)
+        self.settings_action = QAction("Settings…", self)
+        self.settings_action.triggered.connect(lambda: self.open_settings())
+        bar.addAction(self.settings_action)
+        self.who_action = QAction("", self)
+        self.who_action.triggered.connect(self.ask_annotator)
+        bar.addAction(self.who_action)
+        self.db_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.db_label)
+
+        self.library.start_requested.connect(self.start)
+        self.play.go_library.connect(lambda: self.tabs.setCurrentIndex(LIBRARY))
+        self.play.next_level.connect(self.start)
+        self.play.open_episode.connect(self.show_episode)
+        self.demo.open_episode.connect(self.show_episode)
+        self.episodes.resume_requested.connect(self.resume)
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self._show_identity()
+
+    # -- start-up -----------------------------------------------------------------------------
+
+    def after_show(self) -> None:
+        """Prompts once the window is up: problems, annotator, then resumable episodes."""
+        if self.state.prefs_problem:
+            show_problem(self, Problem("The preferences could not be read",
+                                       self.state.prefs_problem,
+                                       "Defaults are used; saving settings rewrites the file."))
+        if self.state.db_problem:
+            show_problem(self, Problem("The database cannot be used", self.state.db_problem,
+                                       "Choose another database file in Settings > Database. "
+                                       "Nothing was written to the refused file."))
+        if not self.state.prefs.annotator:
+            self.ask_annotator(then=self.offer_resume)
+        else:
+            self.offer_resume()
+
+    def offer_resume(self) -> None:
+        if self.state.store is None:
+            return
+        try:
+            waiting = resumable(self.state.store)
+        except Exception as err:  # noqa: BLE001
+            self.report(err)
+            return
+        if waiting:
+            ResumeDialog(self, waiting, self.resume).open()
+
+    def ask_annotator(self, then: Any = None) -> None:
+        def chosen(name: str) -> None:
+            self.state.save_prefs(self.state.prefs.with_(annotator=name))
+            self._show_identity()
+            self.library.start.refresh_players()
+            if callable(then):
+                then()
+        AnnotatorDialog(self, self.state.prefs.annotator, chosen).open()
+
+    def _show_identity(self) -> None:
+        who = self.state.prefs.annotator or "not set"
+        self.who_action.setText(f"Annotator: {who}")
+        self.who_action.setToolTip("Change the pseudonymous annotator id")
+        self.db_label.setText(f"Database: {self.state.db_url}")
+        self.nodb.setVisible(self.state.store is None)
+        if self.state.store is None:
+            self.nodb_text.setText("No database is open, so nothing can be recorded and play "
+                                   f"is disabled. {self.state.db_problem or ''}")
+        self.library.start.play.setEnabled(self.state.store is not None
+                                           and self.library.start.index >= 0)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def report(self, err: BaseException) -> None:
+        """Explain an error in a dialog; the app keeps running."""
+        show_error(self, err)
+
+    def start(self, req: StartRequest) -> None:
+        """Start ``req``: a person in the Play tab, anyone else in the Model demo tab."""
+        if self.state.store is None:
+            self.report(RuntimeError("no database is open; choose one in Settings > Database"))
+            return
+        try:
+            if req.is_human:
+                if not self.state.prefs.annotator:
+                    self.ask_annotator(then=lambda: self.start(req))
+                    return
+                self.play.stop()
+                session = human_session(self.state, req)
+                self.tabs.setCurrentIndex(PLAY)
+                self.play.begin(session, req)
+            else:
+                self.demo.stop_episode()
+                session, pacer = model_session(self.state, req, self.demo.delay())
+                self.tabs.setCurrentIndex(DEMO)
+                self.demo.begin(session, pacer)
+        except Exception as err:  # noqa: BLE001 - bad profile, level, rules: a dialog
+            self.report(err)
+
+    def resume(self, episode_id: int) -> None:
+        """Continue recorded episode ``episode_id`` in the tab for its kind of player."""
+        try:
+            session, pacer = resume_session(self.state, episode_id, self.demo.delay())
+        except Exception as err:  # noqa: BLE001
+            self.report(err)
+            return
+        if pacer is None:
+            self.play.stop()
+            self.tabs.setCurrentIndex(PLAY)
+            self.play.begin(session, None, resume_id=episode_id)
+        else:
+            self.demo.stop_episode()
+            self.tabs.setCurrentIndex(DEMO)
+            self.demo.begin(session, pacer, resume_id=episode_id)
+
+    def show_episode(self, episode_id: int) -> None:
+        self.tabs.setCurrentIndex(EPISODES)
+        self.episodes.select(episode_id)
+
+    def open_settings(self, tab: int = 0) -> SettingsDialog:
+        def applied() -> None:
+            self._show_identity()
+            self.library.start.refresh_players()
+            self.library.start.set_game(self.library.game or "sokoban")
+            self.episodes.refresh()
+        dialog = SettingsDialog(self, self.state, applied)
+        dialog.tabs.setCurrentIndex(tab)
+        dialog.finished.connect(lambda _r: self.library.start.refresh_players())
+        dialog.open()
+        return dialog
+
+    def _tab_changed(self, index: int) -> None:
+        if index == EPISODES:
+            self.episodes.refresh()
+        elif index == PLAY:
+            self.play.board.setFocus()
+
+    # -- shutdown -----------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._closed:
+            event.accept()
+            return
+        event.ignore()
+        if not self._closing:
+            self._closing = True
+            self.statusBar().showMessage("Saving and closing…")
+            asyncio.ensure_future(self._shut_down())
+
+    async def _shut_down(self) -> None:
+        """Cancel running episodes (they record ``interrupted``), close model connections and
+        the database, then close for real. Bounded, so closing never hangs."""
+        try:
+            await asyncio.wait_for(self.state.close(timeout=5.0), timeout=8.0)
+        except Exception:  # noqa: BLE001 - closing must finish whatever happened
+            pass
+        self._closed = True
+        self.close()
+        self.closed.emit()

@@ -1,0 +1,157 @@
+"""Results and transfer speed on a large SQLite database.
+
+Builds (with bulk inserts, in a few seconds) a database of 10,000 finished episodes and 500,000
+steps - 4 games x 2 settings x 12 participants (6 human, 6 model) over 50 levels per game, 50
+steps per episode, the usual 13 scores each, and a few hundred distinct frames - then times:
+
+- the leaderboard over all of it (target: <= 1 s), first call and best of three;
+- the JSONL export (steps per second) of 1,000 episodes (50,000 steps);
+- importing that export into an empty database (steps per second).
+
+    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/bench_results.py [--episodes N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.core.png import encode_png  # noqa: E402
+from app.exports.importer import import_bundle  # noqa: E402
+from app.exports.jsonl import export_jsonl  # noqa: E402
+from app.results import leaderboard  # noqa: E402
+from db.engine import open_database  # noqa: E402
+from db.models import Episode, Frame, Participant, Score, Step, Task  # noqa: E402
+from db.store import Store, new_uid, utcnow  # noqa: E402
+
+GAMES = ("sokoban", "maze", "sudoku", "hanoi")
+SETTINGS = ("default", "ingvp:text-multi")
+PEOPLE = [("human", f"annotator-{i}") for i in range(6)] + \
+         [("model", f"model-{i}") for i in range(6)]
+LEVELS = 50
+FRAMES = 300
+
+
+def build(store: Store, episodes: int, steps_per: int, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    now = utcnow()
+    with store.db.engine.begin() as conn:
+        pids = []
+        for kind, name in PEOPLE:
+            pids.append(conn.execute(sa.insert(Participant.__table__).values(
+                uid=new_uid(), kind=kind, name=name, details={}, created=now)
+            ).inserted_primary_key[0])
+        tids = {}
+        for g in GAMES:
+            for n in range(LEVELS):
+                tids[(g, n)] = conn.execute(sa.insert(Task.__table__).values(
+                    game=g, level_hash=f"{g}-{n:04d}".ljust(64, "0"), level_text=f"{g} {n}",
+                    level_number=n + 1, title="", source="bench", meta={"optimal": 10})
+                ).inserted_primary_key[0]
+        frames = []
+        for i in range(FRAMES):
+            pixels = np.full((96, 96, 3), i % 256, dtype=np.uint8)
+            pixels[i % 96, :, 1] = 255
+            frames.append({"hash": f"{i:064x}", "width": 96, "height": 96,
+                           "png": encode_png(pixels)})
+        conn.execute(sa.insert(Frame.__table__), frames)
+        episode_rows, score_rows, step_rows = [], [], []
+        for e in range(episodes):
+            kind_i = e % len(PEOPLE)
+            game = GAMES[(e // len(PEOPLE)) % len(GAMES)]
+            setting = SETTINGS[(e // (len(PEOPLE) * len(GAMES))) % len(SETTINGS)]
+            level = rng.randrange(LEVELS)
+            episode_rows.append(dict(
+                id=e + 1, uid=new_uid(), participant_id=pids[kind_i],
+                task_id=tids[(game, level)], study_id=None, setting=setting, player="bench",
+                budget={}, rules={}, seed=0, status="done", end_reason="solved",
+                n_steps=steps_per, owner="", start_frame=None, start_state="s", started=now,
+                ended=now, meta={}, practice=False))
+            solved = rng.random() < (0.8 if kind_i < 6 else 0.5)
+            scores = {"solved": float(solved), "completion": 100.0 if solved else 50.0,
+                      "efficiency": rng.uniform(40, 100), "steps": float(steps_per),
+                      "steps_over_optimal": steps_per / 10 if solved else None,
+                      "magebench": rng.uniform(50, 100) if game == "sokoban" else None,
+                      "prompt_tokens": 0.0, "completion_tokens": 0.0, "cost": 0.0,
+                      "latency_ms": 0.0, "invalid_rate": 0.0, "repeat_rate": 0.0, "ife": 0.0}
+            score_rows += [{"episode_id": e + 1, "name": k, "value": v}
+                           for k, v in scores.items() if v is not None or k == "magebench"]
+            for i in range(steps_per):
+                step_rows.append(dict(
+                    episode_id=e + 1, index=i, decision=i, action="U", raw="U", valid=True,
+                    invalid_kind=None, invalid_reason=None, changed=True, reward=-0.1,
+                    state_hash=f"{i}", frame=frames[(e + i) % FRAMES]["hash"],
+                    think_ms=500.0, prompt_tokens=0, completion_tokens=0, cost=0.0,
+                    latency_ms=0.0, created=now, info={}))
+            if len(step_rows) >= 50_000:
+                conn.execute(sa.insert(Episode.__table__), episode_rows)
+                conn.execute(sa.insert(Score.__table__), score_rows)
+                conn.execute(sa.insert(Step.__table__), step_rows)
+                episode_rows, score_rows, step_rows = [], [], []
+        if episode_rows:
+            conn.execute(sa.insert(Episode.__table__), episode_rows)
+            conn.execute(sa.insert(Score.__table__), score_rows)
+            conn.execute(sa.insert(Step.__table__), step_rows)
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def cpu_timed(fn):
+    """CPU seconds of this process: steadier than wall time on a shared, busy machine."""
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--steps", type=int, default=50, help="steps per episode")
+    parser.add_argument("--export-episodes", type=int, default=1_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        store = Store(open_database(f"sqlite:///{tmp_path / 'bench.sqlite3'}"))
+        t_build, _ = timed(lambda: build(store, args.episodes, args.steps))
+        first, board = timed(lambda: leaderboard(store))
+        best = min(timed(lambda: leaderboard(store))[0] for _ in range(3))
+        cpu = min(cpu_timed(lambda: leaderboard(store)) for _ in range(3))
+        ids = store.all_episode_ids()[:args.export_episodes]
+        t_export, manifest = timed(lambda: export_jsonl(store, tmp_path / "export", ids))
+        target = Store(open_database(f"sqlite:///{tmp_path / 'import.sqlite3'}"))
+        t_import, report = timed(lambda: import_bundle(target, tmp_path / "export"))
+        rows = [
+            ("database", f"{args.episodes:,} episodes, {args.episodes * args.steps:,} steps, "
+                         f"built in {t_build:.1f} s"),
+            ("leaderboard rows", f"{len(board.rows)} (bootstrap 2,000 resamples per metric)"),
+            ("leaderboard, first call", f"{first:.3f} s"),
+            ("leaderboard, best of 3", f"{best:.3f} s  (target <= 1 s)"),
+            ("leaderboard, CPU time", f"{cpu:.3f} s  (best of 3)"),
+            ("JSONL export", f"{manifest['steps']:,} steps in {t_export:.2f} s = "
+                             f"{manifest['steps'] / t_export:,.0f} steps/s"),
+            ("import into an empty database", f"{report.steps:,} steps in {t_import:.2f} s = "
+                                              f"{report.steps / t_import:,.0f} steps/s"),
+        ]
+        width = max(len(k) for k, _ in rows)
+        for k, v in rows:
+            print(f"{k.ljust(width)}  {v}")
+        store.db.dispose()
+        target.db.dispose()
+    return 0 if min(best, cpu) <= 1.0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,312 @@
+"""Desktop UI figures (offscreen Qt):
+
+1. key press (or click) -> repainted board, p50 / p95 per game: a real key event is sent to
+   the board widget; the clock stops when the widget has painted the frame of the resulting
+   step. The path includes the input map, the episode loop, the rules, rendering and the
+   paint; the step's database commit follows right after the paint (the ``Moved`` event),
+   and the next input waits for it. Target p95 <= 16 ms.
+2. process start -> interactive main window: ``playbench`` launched as a subprocess, the clock
+   stops when the window is shown and the event loop is processing events. Target <= 2 s.
+3. event-loop latency during a 32-episode model run: 32 Sokoban episodes played by a model
+   profile against a ``playbench serve-model`` subprocess (8 at a time) on the UI's loop while
+   the main window is open; a 10 ms timer measures how late it fires. Target p95 <= 50 ms.
+
+    .venv/bin/python benchmarks/bench_ui.py [--presses N] [--starts N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+SCRATCH = Path(tempfile.mkdtemp(prefix="playbench-bench-ui-"))
+os.environ["PLAYBENCH_CONFIG_DIR"] = str(SCRATCH / "config")
+(SCRATCH / "config").mkdir()
+(SCRATCH / "config" / "ui.json").write_text('{"annotator": "ann-bench"}')
+PLAYBENCH = str(Path(sys.executable).with_name("playbench"))
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+# -- 1. key press -> repaint --------------------------------------------------------------------
+
+def next_input(game: str, session, rng) -> tuple[str, object]:
+    """An input that names a legal move now: ("key", name) or ("click", (x, y))."""
+    from app.players.board_input import DIRECTION_KEYS
+    state = session.state
+    legal = session.env.legal_actions()
+    if game in ("sokoban", "maze"):
+        names = {v: k for k, v in DIRECTION_KEYS.items() if len(k) > 1}
+        return "key", names[rng.choice(legal)]
+    if game == "npuzzle":
+        tile = int(rng.choice(legal))
+        br, bc = divmod(state.tiles.index(0), state.n)
+        tr, tc = divmod(state.tiles.index(tile), state.n)
+        return "key", {(1, 0): "Up", (-1, 0): "Down", (0, 1): "Left", (0, -1): "Right"}[
+            (tr - br, tc - bc)]
+    if game == "hanoi":
+        return "keys", rng.choice(legal)
+    if game == "queens":
+        if not legal:
+            return "click", None
+        r, c = json.loads(rng.choice(legal))
+        x, y, w, h = session.geometry.area(state, (r, c))
+        return "click", (x + w / 2, y + h / 2)
+    if game == "sudoku":
+        i = state.grid.index("0") if "0" in state.grid else None
+        return "sudoku", i
+    raise ValueError(game)
+
+
+def key_to_paint(presses: int) -> dict[str, list[float]]:
+    import qasync
+    from PySide6.QtCore import QEvent, QEventLoop, QPointF, Qt
+    from PySide6.QtGui import QKeyEvent, QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.main import build
+    from app.ui.models.app_state import AppState
+    from app.ui.models.catalog import PackRef, load
+    from app.ui.models.start import StartRequest
+    from app.core.budget import Budget
+    import random
+
+    app = QApplication.instance() or QApplication([])
+    loop = qasync.QEventLoop(app, already_running=True)
+    window, state = build(AppState(db_url=f"sqlite:///{SCRATCH / 'keys.sqlite3'}"))
+    window.resize(1400, 900)
+    window.show()
+    board = window.play.board
+    painted = [0]
+    paint_times: list[float] = []
+
+    def on_paint() -> None:
+        painted[0] += 1
+        paint_times.append(time.perf_counter())
+    board.painted.connect(on_paint)
+    codes = {"Left": Qt.Key.Key_Left, "Right": Qt.Key.Key_Right, "Up": Qt.Key.Key_Up,
+             "Down": Qt.Key.Key_Down}
+
+    def pump_until(cond, limit=10.0) -> None:
+        end = time.perf_counter() + limit
+        while not cond():
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+            if time.perf_counter() > end:
+                raise TimeoutError("no repaint")
+
+    def send_key(name: str) -> None:
+        code = codes.get(name) or getattr(Qt.Key, f"Key_{name}")
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.sendEvent(board, QKeyEvent(kind, code, Qt.KeyboardModifier.NoModifier))
+
+    def click(x: float, y: float) -> None:
+        p = board.from_frame(x, y)
+        for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
+            QApplication.sendEvent(board, QMouseEvent(
+                kind, QPointF(p), QPointF(board.mapToGlobal(p.toPoint())),
+                Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton,
+                Qt.KeyboardModifier.NoModifier))
+
+    out: dict[str, list[float]] = {}
+    rng = random.Random(3)
+    for game in ("sokoban", "maze", "sudoku", "queens", "hanoi", "npuzzle"):
+        rules = {"wrong_digits": "overwritable"} if game == "sudoku" else {}
+        pack = PackRef(game, "ingvp", "ingvp", True)
+        levels = tuple(r.level for r in load(pack))
+        samples: list[float] = []
+        index = 0
+        while len(samples) < presses:
+            req = StartRequest(pack, levels, index % len(levels), "human", "default",
+                               Budget(max_actions=100_000), rules)
+            index += 1
+            window.start(req)
+            session = window.play.session
+            pump_until(lambda: session.player.waiting)
+            sudoku_cell = None
+            while len(samples) < presses and session.result is None:
+                kind, what = next_input(game, session, rng)
+                before_steps, before_paint = len(session.steps), painted[0]
+                if kind == "sudoku":
+                    if what is None and sudoku_cell is None:
+                        break
+                    sudoku_cell = what if what is not None else sudoku_cell
+                    r, c = divmod(sudoku_cell, 9)
+                    x, y, w, h = session.geometry.area(session.state, (r, c))
+                    click(x + w / 2, y + h / 2)           # selecting is not timed
+                    t0 = time.perf_counter()
+                    send_key(str(rng.randint(1, 9)))
+                elif kind == "keys":
+                    send_key(what[0])                      # choosing the source rod
+                    t0 = time.perf_counter()
+                    send_key(what[1])
+                elif kind == "click":
+                    if what is None:
+                        break
+                    t0 = time.perf_counter()
+                    click(*what)
+                else:
+                    t0 = time.perf_counter()
+                    send_key(what)
+                pump_until(lambda: len(session.steps) > before_steps
+                           and painted[0] > before_paint and board._scaled is not None
+                           and session.player.waiting or session.result is not None)
+                first = next((t for t in paint_times if t >= t0), None)
+                if first is not None:
+                    samples.append((first - t0) * 1000)
+                paint_times.clear()
+            window.play.stop()
+            pump_until(lambda: session.result is not None)
+        out[game] = samples
+    window.close()
+    pump_until(lambda: window._closed, 20)
+    asyncio.events._set_running_loop(None)
+    return out
+
+
+# -- 2. start -> interactive ---------------------------------------------------------------------
+
+def startup(runs: int) -> list[float]:
+    times = []
+    env = dict(os.environ, PLAYBENCH_STARTUP_REPORT="1",
+               PLAYBENCH_DB=f"sqlite:///{SCRATCH / 'start.sqlite3'}")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([PLAYBENCH], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, cwd=SCRATCH)
+        while True:
+            line = proc.stderr.readline()
+            if not line:
+                raise RuntimeError("the app ended before it was interactive")
+            if line.startswith("interactive after"):
+                times.append(time.perf_counter() - t0)
+                break
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        proc.stderr.close()
+    return times
+
+
+# -- 3. loop latency during a model run ---------------------------------------------------------
+
+def model_run_latency(episodes: int = 32) -> dict[str, float]:
+    import qasync
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.core.episode import Stepped
+    from app.core.recorder import DbRecorder
+    from app.core.runs import RunRequest, run_many
+    from app.core.settings import get_setting
+    from app.core.task import Task
+    from app.players.factory import player_factory
+    from app.ui.main import build
+    from app.ui.models.app_state import AppState
+    from games import registry
+    from games.packs import resolve
+
+    proc = subprocess.Popen([PLAYBENCH, "serve-model", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    url = proc.stdout.readline().split("listening on ")[1].split()[0]
+    (SCRATCH / "config" / "models.json").write_text(json.dumps({"version": 1, "profiles": {
+        "served": {"base_url": url, "model": "playbench-oracle", "state_hints": True}}}))
+    app = QApplication.instance() or QApplication([])
+    loop = qasync.QEventLoop(app, already_running=True)
+    asyncio.events._set_running_loop(loop)
+    window, state = build(AppState(db_url=f"sqlite:///{SCRATCH / 'run.sqlite3'}"))
+    window.show()
+    spec = registry.get("sokoban")
+    tasks = [Task("sokoban", lv, {}, "ingvp") for lv in resolve(spec, f"ingvp:1-{episodes}").levels]
+    factory = player_factory("model:served", state.store)
+    steps = [0]
+
+    def progress(event) -> None:
+        if isinstance(event, Stepped):
+            steps[0] += 1
+            window.statusBar().showMessage(f"{steps[0]} steps recorded")
+
+    req = RunRequest(tasks, factory, get_setting("default"), spec and
+                     get_setting("default").default_budget("sokoban"), concurrency=8)
+    lateness: list[float] = []
+    last = [time.perf_counter()]
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(10)
+
+    def tick() -> None:
+        now = time.perf_counter()
+        lateness.append(max(0.0, now - last[0] - 0.010) * 1000)
+        last[0] = now
+    timer.timeout.connect(tick)
+
+    async def run():
+        try:
+            return await run_many(req, DbRecorder(state.store), [progress])
+        finally:
+            await factory.aclose()
+    t0 = time.perf_counter()
+    last[0] = t0
+    timer.start()
+    task = asyncio.ensure_future(run())
+    while not task.done():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    timer.stop()
+    wall = time.perf_counter() - t0
+    results = task.result()
+    window.close()
+    while not window._closed:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+    proc.terminate()
+    proc.wait(timeout=10)
+    proc.stdout.close()
+    asyncio.events._set_running_loop(None)
+    return {"episodes": len(results), "solved": sum(r.end_reason == "solved" for r in results),
+            "steps": steps[0], "seconds": wall, "p50": pct(lateness, 0.5),
+            "p95": pct(lateness, 0.95), "max": max(lateness), "samples": len(lateness)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--presses", type=int, default=60)
+    parser.add_argument("--starts", type=int, default=5)
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
+          f"Qt platform {os.environ['QT_QPA_PLATFORM']}\n")
+
+    keys = key_to_paint(args.presses)
+    print("key press -> repainted board (ms)")
+    print(f"{'game':<10}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9}")
+    for game, xs in keys.items():
+        print(f"{game:<10}{len(xs):>5}{pct(xs, .5):>9.1f}{pct(xs, .95):>9.1f}{max(xs):>9.1f}")
+
+    starts = startup(args.starts)
+    print(f"\nstart -> interactive main window (s), {len(starts)} launches of `playbench`")
+    print(f"median {statistics.median(starts):.2f}  min {min(starts):.2f}  "
+          f"max {max(starts):.2f}")
+
+    run = model_run_latency()
+    print(f"\nevent-loop latency during a {run['episodes']}-episode model run against "
+          f"`playbench serve-model` (8 at a time)")
+    print(f"{run['steps']} steps, {run['solved']} solved, {run['seconds']:.1f} s; "
+          f"timer lateness over {run['samples']} ticks: p50 {run['p50']:.1f} ms, "
+          f"p95 {run['p95']:.1f} ms, max {run['max']:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

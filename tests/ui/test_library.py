@@ -1,0 +1,57 @@
+"""The library: games -> packs -> levels with thumbnails, optimal lengths and filters; the
+start panel's setting and budget choices reach the episode."""
+
+from __future__ import annotations
+
+from app.ui.models.catalog import LevelFilter, packs
+from tests.ui.helpers import start_level
+
+
+def test_games_packs_levels_thumbnails_and_filters(make_window, qtbot):
+    window = make_window()
+    lib = window.library
+    assert [lib.games.item(i).text() for i in range(lib.games.count())] == [
+        "Sokoban", "Maze", "Sudoku", "8-queens", "Tower of Hanoi", "15-puzzle"]
+    lib.select("sokoban", "magebench-mini")
+    assert len(lib.rows) == 20 and lib.count.text() == "20 of 20 levels"
+    qtbot.waitUntil(lambda: len(lib._thumbs) == 20, timeout=20000)
+    assert not lib.levels.item(0, 0).icon().isNull()
+    assert lib.levels.item(0, 4).text() == str(lib.rows[0].optimal)
+
+    lib.min_opt.setValue(10)
+    assert lib.shown and all(r.optimal >= 10 for r in lib.shown)
+    lib.max_opt.setValue(12)
+    assert all(10 <= r.optimal <= 12 for r in lib.shown)
+    lib.min_opt.setValue(0)
+    lib.max_opt.setValue(0)
+    lib.search.setText("7x7")
+    assert lib.shown and all("7x7" in r.title for r in lib.shown)
+    lib.search.setText("no such level")
+    assert lib.shown == [] and lib.empty.isVisible() and not lib.start.play.isEnabled()
+
+
+def test_packs_are_in_natural_order():
+    names = [p.label for p in packs("maze")]
+    assert names.index("depth-4") < names.index("depth-8") < names.index("depth-12")
+
+
+def test_filter_without_a_known_optimal_only_passes_unbounded():
+    from app.ui.models.catalog import LevelRow
+    from games.base import Level
+    row = LevelRow(Level("maze", "x"), {}, None)
+    assert LevelFilter().accepts(row) and not LevelFilter(min_optimal=1).accepts(row)
+
+
+def test_setting_and_budget_choices_reach_the_episode(make_window, qtbot):
+    window = make_window()
+    start = window.library.start
+    window.library.select("maze", "ingvp")
+    start.setting.setCurrentIndex(start.setting.findData("ingvp:image-one"))
+    assert start.max_actions.value() == 0        # one-step: one submission, no action cap
+    start.setting.setCurrentIndex(start.setting.findData("default"))
+    assert start.max_actions.value() == 50
+    session = start_level(qtbot, window, "maze", "ingvp", 4, max_actions=12)
+    assert session.budget.max_actions == 12
+    assert window.play.hud.actions_left.text() == "12"
+    row = window.state.store.episode(session.episode_id)
+    assert row.episode.budget["max_actions"] == 12 and row.episode.setting == "default"

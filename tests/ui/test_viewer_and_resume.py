@@ -1,0 +1,96 @@
+"""The episode viewer scrubs recorded episodes; closing the app mid-episode leaves it
+interrupted, and the next start offers it for resumption from its last step."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.ui.resume import ResumeDialog
+from tests.ui.helpers import ARROW_OF, close_window, key, start_level, wait_end, wait_ready, \
+    wait_steps
+
+
+def test_viewer_scrubs_a_recorded_episode_step_by_step(make_window, qtbot):
+    window = make_window()
+    session = start_level(qtbot, window, "sokoban", "ingvp", 1)
+    solution = session.task.level.meta["solution"]
+    blocked = next(m for m in "UDLR" if m not in session.env.legal_actions())
+    key(qtbot, window.play.board, ARROW_OF[blocked])
+    for move in solution:
+        key(qtbot, window.play.board, ARROW_OF[move])
+    wait_end(qtbot, session)
+    qtbot.mouseClick(window.play.view_button, Qt.MouseButton.LeftButton)
+    viewer = window.episodes
+    qtbot.waitUntil(lambda: viewer.record is not None and viewer.record.id == session.episode_id)
+    assert window.tabs.currentWidget() is viewer
+    n = len(solution) + 1
+    assert viewer.slider.maximum() == n and viewer.slider.value() == n
+    frames = set()
+    viewer.slider.setValue(0)
+    assert viewer.position.text().startswith("Start position")
+    frames.add(viewer.record.frame_hash(0))
+    assert viewer.board._image is not None and not viewer.board._image.isNull()
+    qtbot.mouseClick(viewer.next, Qt.MouseButton.LeftButton)
+    assert viewer.step_action.text() == blocked
+    assert "invalid: illegal" in viewer.step_valid.text()
+    assert viewer.raw.toPlainText() == f"key:{ARROW_OF[blocked]}"
+    assert "1 invalid" in viewer.step_score.text()
+    for i in range(2, n + 1):
+        qtbot.mouseClick(viewer.next, Qt.MouseButton.LeftButton)
+        assert viewer.step_action.text() == solution[i - 2]
+        assert viewer.step_valid.text().startswith("valid")
+        frames.add(viewer.record.frame_hash(i))
+    assert viewer.slider.value() == n
+    assert f"{n} of" in viewer.step_score.text()
+    assert "solved 1" in viewer.final.text()
+    assert len(frames) > 2  # the picture changes as the boxes move
+
+
+def test_viewer_lists_model_and_human_episodes_and_filters(make_window, qtbot):
+    window = make_window()
+    session = start_level(qtbot, window, "maze", "ingvp", 1, player="solver")
+    wait_end(qtbot, session)
+    human = start_level(qtbot, window, "maze", "ingvp", 1)
+    qtbot.mouseClick(window.play.give_up, Qt.MouseButton.LeftButton)
+    wait_end(qtbot, human)
+    window.tabs.setCurrentIndex(3)
+    viewer = window.episodes
+    assert len(viewer.shown) == 2
+    viewer.kind.setCurrentIndex(viewer.kind.findData("script"))
+    assert [s.player for s in viewer.shown] == ["solver"]
+    viewer.kind.setCurrentIndex(viewer.kind.findData("human"))
+    assert [s.participant for s in viewer.shown] == ["ann-test"]
+
+
+def test_closing_mid_episode_saves_it_interrupted_and_it_resumes(make_window, qtbot):
+    window = make_window()
+    session = start_level(qtbot, window, "sokoban", "ingvp", 1)
+    solution = session.task.level.meta["solution"]
+    for move in solution[:3]:
+        key(qtbot, window.play.board, ARROW_OF[move])
+    wait_steps(qtbot, session, 3)
+    wait_ready(qtbot, session)
+    episode_id = session.episode_id
+    close_window(qtbot, window)              # the person closes the app mid-episode
+    assert session.result.status == "interrupted"
+
+    window = make_window(show_prompts=True)  # the next start
+    row = window.state.store.episode(episode_id)
+    assert (row.episode.status, row.episode.n_steps) == ("interrupted", 3)
+    dialog = window.findChild(ResumeDialog)
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.table.item(0, 0).text() == f"#{episode_id}"
+    qtbot.mouseClick(dialog.resume_button, Qt.MouseButton.LeftButton)
+    play = window.play
+    qtbot.waitUntil(lambda: play.session is not None and play.session.episode_id == episode_id)
+    resumed = play.session
+    qtbot.waitUntil(lambda: resumed.player.waiting)
+    assert len(resumed.steps) == 3 and play.hud.actions_left.text() == "47"
+    for move in solution[3:]:
+        key(qtbot, play.board, ARROW_OF[move])
+    wait_end(qtbot, resumed)
+    assert resumed.result.end_reason == "solved"
+    steps = window.state.store.steps(episode_id)
+    assert [s.action for s in steps] == list(solution)
+    assert [s.index for s in steps] == list(range(len(solution)))
+    assert window.state.store.episode(episode_id).episode.status == "done"
