@@ -67,7 +67,7 @@ class ModelPlayer:
                     first_frame=self._first)
 
     async def act(self, observation: Observation, context: PlayContext) -> Decision:
-        family = family_of(context.setting)
+        family = family_of(context.setting, context.task.game)
         protocol = self.protocols[family]
         prompt = protocol.build(self.turn(observation, context))
         self.last_prompt = prompt

@@ -87,7 +87,7 @@ class _PromptingReplay:
 
     async def act(self, observation, context) -> Decision:
         from app.agents.protocols import family_of
-        family = family_of(context.setting)
+        family = family_of(context.setting, context.task.game)
         protocol = self.protocols[family]
         prompt = protocol.build(self.prompter.turn(observation, context))
         decision = await self.replay.act(observation, context)

@@ -1,4 +1,5 @@
-"""Prompt protocols, one module per paper family, chosen by the play setting's name."""
+"""Prompt protocols, one module per paper family, chosen by the play setting's name (and, for
+web tasks, by the game)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,22 @@ from app.agents.protocols.base import (
 from app.agents.protocols.ingvp import IngVP
 from app.agents.protocols.magebench import MageBench
 from app.agents.protocols.tools import Tools
+from app.agents.protocols.vwa import Vwa
 from app.agents.templates import Templates
-from app.core.settings import Setting
+from app.core.settings import WEB, Setting
+
+FAMILIES = ("ingvp", "magebench", "tools", "vwa")
 
 
-def family_of(setting: Setting | str) -> str:
-    """``ingvp``, ``magebench`` or ``tools`` for a setting (``default`` plays as ING-VP with
-    both the picture and the text)."""
+def family_of(setting: Setting | str, game: str | None = None) -> str:
+    """``ingvp``, ``magebench``, ``tools`` or ``vwa`` for a setting. Web tasks always play as
+    ``vwa`` (their ``default`` shows what ``vwa:som`` shows); ``default`` for a board game
+    plays as ING-VP with both the picture and the text."""
     name = setting if isinstance(setting, str) else setting.name
     head = name.split(":", 1)[0]
-    return head if head in ("ingvp", "magebench", "tools") else "ingvp"
+    if game == WEB or head == "vwa":
+        return "vwa"
+    return head if head in FAMILIES else "ingvp"
 
 
 def make_protocols(templates: Templates | None = None, *, image_detail: str | None = None,
@@ -26,8 +33,9 @@ def make_protocols(templates: Templates | None = None, *, image_detail: str | No
     t = templates or Templates()
     return {"ingvp": IngVP(t, image_detail),
             "magebench": MageBench(t, image_detail, action_memory, observation_memory),
-            "tools": Tools(t, image_detail, tool_choice)}
+            "tools": Tools(t, image_detail, tool_choice),
+            "vwa": Vwa(t, image_detail)}
 
 
-__all__ = ["IngVP", "MageBench", "Tools", "Parsed", "Prompt", "PromptProtocol", "Reader",
+__all__ = ["IngVP", "MageBench", "Tools", "Vwa", "Parsed", "Prompt", "PromptProtocol", "Reader",
            "Reply", "ToolCall", "Turn", "family_of", "make_protocols"]

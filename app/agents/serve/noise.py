@@ -11,6 +11,7 @@ from typing import Sequence
 
 from app.agents.protocols import family_of
 from app.agents.protocols.base import PromptProtocol, Reply, ToolCall
+from app.agents.serve.web import malformed_web
 from app.core.settings import Setting
 
 _PROSE = ("Let me look at the board carefully before deciding.",
@@ -23,6 +24,8 @@ _FOREIGN = {"sokoban": "X", "maze": "Q", "hanoi": "AZ", "npuzzle": 99, "queens":
 
 def malformed(family: str, game: str, setting: Setting, rng: random.Random) -> Reply:
     """One badly formatted reply for the protocol family."""
+    if family == "vwa":
+        return malformed_web(rng)
     k = rng.randrange(4)
     if family == "tools":
         if k == 0:
@@ -55,4 +58,4 @@ def noisy(protocol: PromptProtocol, game: str, setting: Setting, random_move: Se
     """Half the time a random move in the right format, otherwise a malformed reply."""
     if random_move and rng.random() < 0.5:
         return protocol.format_answer(list(random_move), game, setting, "A guess.")
-    return malformed(family_of(setting), game, setting, rng)
+    return malformed(family_of(setting, game), game, setting, rng)

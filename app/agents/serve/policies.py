@@ -1,8 +1,9 @@
 """What the offline endpoint answers: the solver's plan (oracle), random moves, or recorded
 replies. Policies give canonical moves (formatted by the protocol) or a verbatim reply.
 
-A later kind of task (web tasks) can add a policy that replays a reference trajectory: it only
-needs to turn a hint into moves, as these do.
+Web tasks (hints with a ``web`` part) need no position: the oracle replays the reference
+trajectory's next action the client put in the hint, random play picks an action on the hinted
+page (``app.agents.serve.web``), and recorded replies are found as for board games.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Protocol, Union
 from app.agents.hints import Hint
 from app.agents.protocols.base import Reply, ToolCall
 from app.agents.serve.position import PlanCache, Position, random_moves
+from app.agents.serve.web import oracle_moves, random_web_action
 
 Answer = Union[list[str], Reply]
 RANDOM_PLAN = 8
@@ -40,6 +42,8 @@ class OraclePolicy:
         self.cache = cache or PlanCache()
 
     def answer(self, pos: Position | None, hint: Hint, rng: random.Random) -> Answer:
+        if hint.web is not None:
+            return oracle_moves(hint.web)
         assert pos is not None
         one_step = pos.setting.one_step
         plan = self.cache.plan(pos)
@@ -59,6 +63,8 @@ class RandomPolicy:
     needs_position = True
 
     def answer(self, pos: Position | None, hint: Hint, rng: random.Random) -> Answer:
+        if hint.web is not None:
+            return [random_web_action(hint.web, rng)]
         assert pos is not None
         return random_moves(pos, rng, RANDOM_PLAN if pos.setting.one_step else 1)
 

@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from app.agents.hints import HEADER, HintError, decode_hint
+from app.agents.hints import HEADER, Hint, HintError, decode_hint
 from app.agents.protocols import family_of, make_protocols
 from app.agents.protocols.base import Reply
 from app.agents.serve.faults import FaultRule, parse_faults, pick_fault
 from app.agents.serve.noise import noisy
 from app.agents.serve.policies import Policy, make_policy
-from app.agents.serve.position import PositionError, random_moves, rebuild
+from app.agents.serve.position import Position, PositionError, random_moves, rebuild
+from app.agents.serve.web import random_web_action
+from app.core.settings import SETTINGS, Setting
 
 log = logging.getLogger(__name__)
 
@@ -155,21 +157,33 @@ class ModelServer:
         hint = decode_hint(hint_text)
         rng = random.Random(f"{self.options.seed}:{hint.level_hash}:{hint.seed}:"
                             f"{hint.decision}:{len(hint.steps)}")
-        family = family_of(hint.setting)
+        family = family_of(hint.setting, hint.game)
         protocol = self.protocols[family]
-        pos = rebuild(hint) if self.policy.needs_position or self.options.noise else None
+        # Web hints carry the page facts themselves; board positions are rebuilt.
+        pos = rebuild(hint) if hint.web is None and (
+            self.policy.needs_position or self.options.noise) else None
         if self.options.noise and rng.random() < self.options.noise:
             with self._lock:
                 self.stats.noisy += 1
-            assert pos is not None
-            return noisy(protocol, hint.game, pos.setting, random_moves(pos, rng, 1), rng)
+            guess = ([random_web_action(hint.web, rng)] if hint.web is not None
+                     else random_moves(pos, rng, 1) if pos is not None else [])
+            return noisy(protocol, hint.game, _setting(hint, pos), guess, rng)
         answer = self.policy.answer(pos, hint, rng)
         if isinstance(answer, Reply):
             return answer
         if not answer:
             return Reply("There is no move to make here.")
-        assert pos is not None
-        return protocol.format_answer(answer, hint.game, pos.setting)
+        return protocol.format_answer(answer, hint.game, _setting(hint, pos))
+
+
+def _setting(hint: Hint, pos: Position | None) -> Setting:
+    """The setting a reply is formatted for: the rebuilt position's, else the hint's."""
+    if pos is not None:
+        return pos.setting
+    setting = SETTINGS.get(hint.setting)
+    if setting is None:
+        raise PositionError(f"unknown setting {hint.setting!r}")
+    return setting
 
 
 class _Server(ThreadingHTTPServer):

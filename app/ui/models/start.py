@@ -58,7 +58,7 @@ class StartRequest:
 
 def settings_for(game: str) -> list[Setting]:
     """The play settings a game can be played in, in the registry's order."""
-    return [s for s in SETTINGS.values() if s.games is None or game in s.games]
+    return [s for s in SETTINGS.values() if s.applies_to(game)]
 
 
 def budget_for(setting: Setting, game: str, max_actions: int | None,
