@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 import openai
-from openai.types.chat import ChatCompletion
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from app.agents.errors import BadResponse, ModelCallError, classify
 from app.agents.profiles import ModelProfile
@@ -100,6 +100,9 @@ class ModelClient:
         self.rng = rng or random.Random()
         self.sleep = sleep
         self.clock = clock
+        self.streaming = True
+        """Whether to stream when a caller wants the text as it arrives; turned off for an
+        endpoint that refuses streamed requests."""
         url = base_url or profile.base_url
         common = dict(api_key=api_key, timeout=profile.timeout, max_retries=0,
                       default_headers=dict(profile.extra_headers) or None)
@@ -146,18 +149,30 @@ class ModelClient:
             wait = max(wait, min(err.retry_after, RETRY_AFTER_CAP))
         return wait
 
-    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None
-                       ) -> ModelReply:
+    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None,
+                       on_text: Callable[[str], None] | None = None) -> ModelReply:
+        """The reply to ``prompt``. With ``on_text`` the answer is streamed and ``on_text``
+        gets the text received so far as it grows (it starts again from "" on a retry)."""
         kwargs = self.params(prompt)
         estimate = estimate_tokens(prompt) + int(kwargs.get("max_tokens") or 0)
         faults: list[str] = []
         attempts = self.profile.max_retries + 1
-        for attempt in range(attempts):
+        attempt = 0
+        while True:
+            stream = on_text is not None and self.streaming
             async with self.limiter.slot(estimate) as ticket:
                 t0 = self.clock()
                 try:
-                    completion = await self._create(kwargs, headers)
-                    reply, finish = reply_of(completion)
+                    if stream:
+                        reply, finish, (pt, ct), model = await self._streamed(
+                            kwargs, headers, on_text)
+                    else:
+                        completion = await self._create(kwargs, headers)
+                        reply, finish = reply_of(completion)
+                        usage = getattr(completion, "usage", None)
+                        pt = int(getattr(usage, "prompt_tokens", 0) or 0)
+                        ct = int(getattr(usage, "completion_tokens", 0) or 0)
+                        model = str(getattr(completion, "model", "") or "")
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
@@ -165,19 +180,57 @@ class ModelClient:
                     ticket.used(0)
                 else:
                     latency = (self.clock() - t0) * 1000.0
-                    usage = getattr(completion, "usage", None)
-                    pt = int(getattr(usage, "prompt_tokens", 0) or 0)
-                    ct = int(getattr(usage, "completion_tokens", 0) or 0)
                     ticket.used(pt + ct)
                     return ModelReply(
                         reply, Usage(pt, ct, self.profile.cost(pt, ct), latency, attempt + 1),
-                        finish, tuple(faults), str(getattr(completion, "model", "") or ""))
+                        finish, tuple(faults), model)
+            if stream and err.kind == "bad_request":
+                # An endpoint that refuses streaming (or its usage option): ask it plainly
+                # from now on; this attempt does not count.
+                self.streaming = False
+                continue
             err.attempts = attempt + 1
             if not err.retryable or attempt == attempts - 1:
                 raise err
             faults.append(err.kind)
             await self.sleep(self.delay(attempt, err))
-        raise AssertionError("unreachable")  # pragma: no cover
+            attempt += 1
+
+    async def _streamed(self, body: dict[str, Any], headers: Mapping[str, str] | None,
+                        on_text: Callable[[str], None]
+                        ) -> tuple[Reply, str | None, tuple[int, int], str]:
+        """One streamed request: text and tool-call pieces put back together, usage from the
+        final chunk (zero where the endpoint sends none)."""
+        on_text("")
+        events = await self.sdk.post(
+            "/chat/completions",
+            body={**body, "stream": True, "stream_options": {"include_usage": True}},
+            cast_to=ChatCompletion, stream=True, stream_cls=openai.AsyncStream[ChatCompletionChunk],
+            options={"headers": dict(headers)} if headers else {})
+        text: list[str] = []
+        calls: dict[int, dict[str, str]] = {}
+        finish: str | None = None
+        pt = ct = 0
+        model = ""
+        async for chunk in events:
+            model = chunk.model or model
+            if chunk.usage is not None:
+                pt, ct = chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0
+            for choice in chunk.choices or ():
+                delta = choice.delta
+                if delta is not None and delta.content:
+                    text.append(delta.content)
+                    on_text("".join(text))
+                for tc in (delta.tool_calls or ()) if delta is not None else ():
+                    call = calls.setdefault(tc.index, {"id": "", "name": "", "arguments": ""})
+                    call["id"] = tc.id or call["id"]
+                    if tc.function is not None:
+                        call["name"] += tc.function.name or ""
+                        call["arguments"] += tc.function.arguments or ""
+                finish = choice.finish_reason or finish
+        tool_calls = tuple(ToolCall(c["id"] or f"call_{i}", c["name"], c["arguments"])
+                           for i, c in sorted(calls.items()))
+        return Reply("".join(text), tool_calls), finish, (pt, ct), model
 
     async def aclose(self) -> None:
         await self.sdk.close()

@@ -9,7 +9,7 @@ raises, which the loop records as an infrastructure error.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
@@ -24,8 +24,8 @@ from app.core.types import Decision, Invalid, Observation
 
 
 class Completer(Protocol):
-    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None
-                       ) -> ModelReply: ...
+    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None,
+                       on_text: Callable[[str], None] | None = None) -> ModelReply: ...
 
 
 class ModelPlayer:
@@ -42,6 +42,9 @@ class ModelPlayer:
         self._frames: dict[int, np.ndarray] = {}
         self._first: np.ndarray | None = None
         self.last_prompt: Prompt | None = None
+        self.on_partial: Callable[[int, str], None] | None = None
+        """Set by a live view: called with (decision, reply text so far) while the answer
+        streams in. Without it requests are not streamed."""
 
     def details(self) -> dict[str, Any]:
         return {"player": self.spec, **self.profile.details()}
@@ -73,7 +76,9 @@ class ModelPlayer:
         self.last_prompt = prompt
         headers = ({HEADER: encode_hint(hint_from_context(context))}
                    if self.profile.state_hints else None)
-        result = await self.completer.complete(prompt, headers)
+        partial = self.on_partial
+        on_text = None if partial is None else (lambda text: partial(context.decision, text))
+        result = await self.completer.complete(prompt, headers, on_text)
         parsed = protocol.parse(result.reply, context.task.game, context.setting, context.parse)
         entries = parsed.entries or (Invalid("no_action", "the reply held no action"),)
         info: dict[str, Any] = {"protocol": family, "requests": result.usage.requests}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from app.agents.client import ModelClient, ModelReply
 from app.agents.images import ImageEncoder
@@ -83,9 +83,9 @@ class ModelPlayerFactory:
             self.limiter.reset_loop()  # asyncio primitives belong to one loop
         return self._client
 
-    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None
-                       ) -> ModelReply:
-        return await self.client().complete(prompt, headers)
+    async def complete(self, prompt: Prompt, headers: Mapping[str, str] | None = None,
+                       on_text: Callable[[str], None] | None = None) -> ModelReply:
+        return await self.client().complete(prompt, headers, on_text)
 
     async def aclose(self) -> None:
         """Close the client and stop a stand-in endpoint this factory started."""

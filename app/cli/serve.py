@@ -32,6 +32,8 @@ def add_parsers(sub) -> None:
                    help="how long a timeout fault holds the request (default 30)")
     s.add_argument("--retry-after-ms", type=int, default=200, metavar="MS",
                    help="the wait a 429 fault asks for (default 200)")
+    s.add_argument("--no-streaming", action="store_true",
+                   help="refuse streamed requests with HTTP 400, as some servers do")
     s.set_defaults(handler=cmd_serve)
 
 
@@ -43,7 +45,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be 0-65535, got {args.port}")
     options = ServeOptions(policy=args.policy, noise=args.noise, latency_ms=args.latency,
                            faults=args.faults, seed=args.seed, host=args.host, port=args.port,
-                           hold_seconds=args.hold, retry_after_ms=args.retry_after_ms)
+                           hold_seconds=args.hold, retry_after_ms=args.retry_after_ms,
+                           streaming=not args.no_streaming)
     try:
         server = ModelServer(options)
     except (FaultSpecError, ReplayError, ValueError) as err:

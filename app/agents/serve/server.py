@@ -46,6 +46,9 @@ class ServeOptions:
     """How long a ``timeout`` fault holds the request before dropping it."""
     retry_after_ms: int = 200
     """What a ``429`` fault asks the client to wait."""
+    streaming: bool = True
+    """Whether ``stream: true`` requests are answered with server-sent events; False answers
+    them with HTTP 400, as some OpenAI-compatible servers do."""
 
 
 @dataclass
@@ -88,6 +91,41 @@ def completion_json(model: str, reply: Reply, usage: tuple[int, int]) -> dict[st
                          "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
             "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
                       "total_tokens": usage[0] + usage[1]}}
+
+
+def stream_pieces(text: str, size: int = 12) -> list[str]:
+    """The reply text cut into pieces of about ``size`` characters, at spaces when it can."""
+    pieces: list[str] = []
+    rest = text
+    while rest:
+        cut = len(rest) if len(rest) <= size else (rest.rfind(" ", 1, size + 1) + 1 or size)
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    return pieces
+
+
+def chunk_events(model: str, reply: Reply, pieces: list[str],
+                 usage: tuple[int, int] | None) -> list[dict[str, Any]]:
+    """The chat.completion.chunk objects of a streamed reply, in order."""
+    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
+            "created": int(time.time()), "model": model}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": p}) for p in pieces]
+    if reply.tool_calls:
+        events.append(chunk({"tool_calls": [
+            {"index": i, "id": c.id, "type": "function",
+             "function": {"name": c.name, "arguments": c.arguments}}
+            for i, c in enumerate(reply.tool_calls)]}))
+    events.append(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
+    if usage is not None:
+        events.append({**base, "choices": [], "usage": {
+            "prompt_tokens": usage[0], "completion_tokens": usage[1],
+            "total_tokens": usage[0] + usage[1]}})
+    return events
 
 
 class ModelServer:
@@ -256,12 +294,47 @@ class _Handler(BaseHTTPRequestHandler):
         except (HintError, PositionError) as err:
             self._error(400, str(err), "bad_hint")
             return
+        model = str(body.get("model") or f"playbench-{owner.policy.name}")
+        usage = estimate_usage(body, reply.raw)
+        if body.get("stream") and not owner.options.streaming:
+            self._error(400, "streaming is not supported by this endpoint", "unsupported")
+            return
+        if body.get("stream"):
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            self._stream(model, reply, usage if include_usage else None)
+            return
         if owner.options.latency_ms and owner.stopping.wait(owner.options.latency_ms / 1000.0):
             return
         with owner._lock:
             owner.stats.replies += 1
-        model = str(body.get("model") or f"playbench-{owner.policy.name}")
-        self._send(200, completion_json(model, reply, estimate_usage(body, reply.raw)))
+        self._send(200, completion_json(model, reply, usage))
+
+    def _stream(self, model: str, reply: Reply, usage: tuple[int, int] | None) -> None:
+        """Answer as server-sent events, the reply text in small pieces spread over the
+        latency (half before the first piece, half across the rest), so a client sees the
+        answer arrive the way a real model's does."""
+        owner = self.server.owner
+        pieces = stream_pieces(reply.content)
+        wait = owner.options.latency_ms / 1000.0
+        if wait and owner.stopping.wait(wait / 2):
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for i, event in enumerate(chunk_events(model, reply, pieces, usage)):
+            self._chunk(f"data: {json.dumps(event)}\n\n".encode("utf-8"))
+            if wait and 0 < i < len(pieces) and owner.stopping.wait(wait / 2 / len(pieces)):
+                return
+        self._chunk(b"data: [DONE]\n\n")
+        self._chunk(b"")
+        with owner._lock:
+            owner.stats.replies += 1
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode("ascii") + data + b"\r\n")
+        self.wfile.flush()
 
     def _fault(self, kind: str) -> bool:
         """Act out an injected fault; True when the request has been dealt with."""
