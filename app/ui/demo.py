@@ -111,7 +111,10 @@ class DemoView(QWidget):
         title, where = heading(session.spec.title, session.task.source, session.task.level)
         self.title.setText(title)
         player = session.player
-        label = getattr(getattr(player, "inner", player), "profile", None)
+        inner = getattr(player, "inner", player)
+        if hasattr(inner, "on_partial"):  # model players stream their reply into the card
+            inner.on_partial = self._partial
+        label = getattr(inner, "profile", None)
         note = f" ({label.label})" if label is not None and label.label else ""
         self.who.setText(f"{where} · player {player.spec}{note} · setting "
                          f"{session.setting.name}: {session.setting.description}")
@@ -159,6 +162,10 @@ class DemoView(QWidget):
         elif isinstance(event, Ended):
             self._ended(event)
         self._tick()
+
+    def _partial(self, decision: int, text: str) -> None:
+        if self.session is not None and self.session.result is None:
+            self.transcript.streaming(decision, text)
 
     def _ended(self, event: Ended) -> None:
         self.timer.stop()

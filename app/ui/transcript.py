@@ -1,7 +1,7 @@
 """The transcript pane of the model demo: one card per decision, newest at the bottom.
 
 A card appears when the model is asked (showing how long it has been thinking, or that the
-demo is paused) and is filled in when the reply arrives: reasoning, raw reply with the parsed
+demo is paused), shows the reply as it streams in, and is completed when the decision arrives: reasoning, raw reply with the parsed
 action marked, each step's outcome (invalid reason in red), tokens, cost and latency.
 """
 
@@ -11,7 +11,7 @@ from typing import Sequence
 
 from app.core.recorder import StepRecord
 from app.core.types import Decision
-from app.ui.models.transcript import decision_html, usage_line
+from app.ui.models.transcript import decision_html, partial_html, usage_line
 from app.ui.qt import QFrame, QLabel, QScrollArea, Qt, QVBoxLayout, QWidget
 
 
@@ -41,6 +41,12 @@ class DecisionCard(QFrame):
         else:
             self.head.setText(f"Decision {self.number + 1} · waiting for the reply "
                               f"({seconds:.1f} s)")
+
+    def streamed(self, text: str) -> None:
+        """Show the reply received so far (the model is still answering)."""
+        if self.done:
+            return
+        self.body.setText(partial_html(text))
 
     def fill(self, decision: Decision, records: Sequence[StepRecord]) -> None:
         self.done = True
@@ -86,6 +92,9 @@ class TranscriptPane(QScrollArea):
 
     def asked(self, decision: int) -> None:
         self.card(decision)
+
+    def streaming(self, decision: int, text: str) -> None:
+        self.card(decision).streamed(text)
 
     def answered(self, decision: Decision, record: StepRecord) -> None:
         records = self._records.setdefault(record.decision, [])

@@ -69,6 +69,14 @@ def test_model_demo_against_serve_model_keeps_the_ui_responsive(
                 state_hints=True, label="serve-model subprocess")
     window = make_window()
     probe = LoopProbe()
+    streamed: list[tuple[int, str, bool]] = []
+    original = window.demo.transcript.streaming
+
+    def watch(decision, text):
+        streamed.append((decision, text, window.demo.transcript.card(decision).done))
+        original(decision, text)
+
+    window.demo.transcript.streaming = watch
     probe.start()
     session = start_level(qtbot, window, "sokoban", "depth-16", 1, player="model:served")
     demo = window.demo
@@ -87,6 +95,10 @@ def test_model_demo_against_serve_model_keeps_the_ui_responsive(
     assert len(cards) == 16 and all(c.done for c in cards.values())
     assert "output" in cards[0].body.text() and "ffe27a" in cards[0].body.text()
     assert "tokens" in cards[0].head.text()
+    # Each reply streamed into its card before the decision completed it.
+    first = [text for d, text, done in streamed if d == 0]
+    assert len(first) >= 3 and first[-1] == steps[0].raw
+    assert not any(done for _, _, done in streamed)
     # Responsiveness: the 10 ms probe kept firing while the model took 16 x 250 ms. Had a
     # request blocked the loop, about a quarter of the ticks would be 250 ms late.
     assert len(probe.lateness) > 100

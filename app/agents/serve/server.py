@@ -325,7 +325,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         for i, event in enumerate(chunk_events(model, reply, pieces, usage)):
             self._chunk(f"data: {json.dumps(event)}\n\n".encode("utf-8"))
-            if wait and 0 < i < len(pieces) and owner.stopping.wait(wait / 2 / len(pieces)):
+            if wait and 0 < i <= len(pieces) and owner.stopping.wait(wait / 2 / len(pieces)):
                 return
         self._chunk(b"data: [DONE]\n\n")
         self._chunk(b"")

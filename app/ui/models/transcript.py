@@ -70,3 +70,9 @@ def decision_html(decision: Decision, records: Sequence[StepRecord]) -> str:
     parts.append(f'<pre style="white-space:pre-wrap;margin:4px 0">{reply}</pre>')
     parts.extend(step_html(r) for r in records)
     return "".join(parts)
+
+
+def partial_html(text: str) -> str:
+    """The reply received so far, with a marker that more is coming."""
+    body = _esc(text) if text else ""
+    return f"{body}<span style='color:#888'> &#8230;</span>"
