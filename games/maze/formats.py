@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from games.base import Level, LevelError, LevelFormat
+from games.blocks import dump_blocks, dump_headed
 from games.maze.rules import encode, parse_board
 
 _HEADER = re.compile(r"^;\s*(\d+)\s*$")
@@ -116,36 +117,9 @@ def load(text: str, source: str = "<text>") -> list[Level]:
     return levels
 
 
-def _one_line(text: str) -> str:
-    """A title or value fits on its line: line breaks become spaces."""
-    return " ".join(text.splitlines())
-
-
 def dump(levels: Sequence[Level]) -> str:
     """Our pack: comments, ``; N``, the board, ``Title:`` and metadata lines, a blank line."""
-    out: list[str] = []
-    for lv in levels:
-        comment = str(lv.meta.get("comment", ""))
-        for c in comment.split("\n") if comment else []:
-            out.append(f"; {c}" if c else ";")
-        out.append(f"; {lv.number}")
-        out.append(lv.text)
-        if lv.title:
-            out.append(f"Title: {_one_line(lv.title)}")
-        keys = [k for k in _KEY_ORDER if k in lv.meta]
-        keys += sorted(k for k in lv.meta if k not in _KEY_ORDER and k != "comment")
-        for k in keys:
-            out.append(f"{k.replace('_', ' ').capitalize()}: {_one_line(str(lv.meta[k]))}")
-        out.append("")
-    return "\n".join(out)
-
-
-def dump_ingvp(levels: Sequence[Level]) -> str:
-    """ING-VP's layout: a ``; N`` line before each board and nothing else."""
-    out: list[str] = []
-    for lv in levels:
-        out += [f"; {lv.number}", lv.text, ""]
-    return "\n".join(out)
+    return dump_blocks(levels, _KEY_ORDER, lambda k: k.replace("_", " ").capitalize())
 
 
 def _is_row(line: str) -> bool:
@@ -165,4 +139,4 @@ def sniff_ingvp(text: str) -> bool:
 
 
 PACK = LevelFormat("pack", (".txt", ".maze"), load, dump, sniff)
-INGVP = LevelFormat("ingvp", (".txt",), load, dump_ingvp, sniff_ingvp)
+INGVP = LevelFormat("ingvp", (".txt",), load, dump_headed, sniff_ingvp)

@@ -15,6 +15,7 @@ import re
 from typing import Any, Sequence
 
 from games.base import Level, LevelError, LevelFormat
+from games.blocks import dump_blocks, dump_headed
 from games.sokoban.rules import encode, parse_board
 
 _BOARD_LINE = re.compile(r"^\s*#")
@@ -104,31 +105,7 @@ def _looks_like_board_row(line: str) -> bool:
 
 def dump(levels: Sequence[Level]) -> str:
     """Our XSB: ``; N`` header, the board, ``Title:`` and metadata lines, a blank line."""
-    out: list[str] = []
-    for lv in levels:
-        comment = str(lv.meta.get("comment", ""))
-        for c in comment.split("\n") if comment else []:
-            out.append(f"; {c}" if c else ";")
-        out.append(f"; {lv.number}")
-        out.append(lv.text)
-        if lv.title:
-            out.append(f"Title: {lv.title}")
-        keys = [k for k in _KEY_ORDER if k in lv.meta]
-        keys += sorted(k for k in lv.meta if k not in _KEY_ORDER and k != "comment")
-        for k in keys:
-            out.append(f"{_KEY_NAMES.get(k, k.capitalize())}: {lv.meta[k]}")
-        out.append("")
-    return "\n".join(out)
-
-
-def dump_ingvp(levels: Sequence[Level]) -> str:
-    """ING-VP's layout: each board preceded by a ``; N`` line, nothing else."""
-    out: list[str] = []
-    for lv in levels:
-        out.append(f"; {lv.number}")
-        out.append(lv.text)
-        out.append("")
-    return "\n".join(out)
+    return dump_blocks(levels, _KEY_ORDER, lambda k: _KEY_NAMES.get(k, k.capitalize()))
 
 
 def sniff(text: str) -> bool:
@@ -143,4 +120,4 @@ def sniff_ingvp(text: str) -> bool:
 
 
 XSB = LevelFormat("xsb", (".xsb", ".sok", ".txt"), load, dump, sniff)
-INGVP = LevelFormat("ingvp", (".txt",), load, dump_ingvp, sniff_ingvp)
+INGVP = LevelFormat("ingvp", (".txt",), load, dump_headed, sniff_ingvp)

@@ -185,10 +185,10 @@ def test_file_round_trips(items):
     assert formats.load(text, "p.txt") == lvs
     assert formats.dump(formats.load(text, "p.txt")) == text
     assert SPEC.formats["pack"].sniff(text)
-    ing = formats.dump_ingvp(lvs)
+    ing = formats.INGVP.dump(lvs)
     back = formats.load(ing, "i.txt")
     assert [(lv.number, lv.text) for lv in back] == [(lv.number, lv.text) for lv in lvs]
-    assert formats.dump_ingvp(back) == ing and formats.sniff_ingvp(ing)
+    assert formats.INGVP.dump(back) == ing and formats.sniff_ingvp(ing)
     assert not formats.sniff_ingvp(text)
 
 

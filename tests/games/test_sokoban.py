@@ -171,7 +171,7 @@ def test_xsb_round_trip_is_identity(levels):
     back = xsb.load(text, "x.xsb")
     assert back == levels
     assert xsb.dump(back) == text
-    assert xsb.load(xsb.dump_ingvp(levels), "i.txt")[0].text == levels[0].text
+    assert xsb.load(xsb.INGVP.dump(levels), "i.txt")[0].text == levels[0].text
 
 
 def test_encode_is_inverse_of_parse():
