@@ -14,10 +14,6 @@ from pathlib import Path
 
 import platformdirs
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import sessionmaker
@@ -55,14 +51,22 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cur.close()
 
 
-def _alembic_config() -> Config:
+def _alembic_config():
+    from alembic.config import Config
     cfg = Config()
     cfg.set_main_option("script_location", str(_MIGRATIONS))
     return cfg
 
 
+def known_revisions() -> list[str]:
+    """Our schema revisions, oldest first: their ids are the migration files' number prefixes
+    (a test checks this against Alembic's own view). Reading the names instead of loading
+    Alembic keeps it out of start-up unless a database actually needs migrating."""
+    return sorted(p.name.split("_", 1)[0] for p in (_MIGRATIONS / "versions").glob("[0-9]*_*.py"))
+
+
 def head_revision() -> str:
-    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    return known_revisions()[-1]
 
 
 def make_engine(url: str) -> Engine:
@@ -99,14 +103,14 @@ def check_and_migrate(engine: Engine, url: str) -> str:
     """Refuse databases that are not PlayBench's (or newer than this program), then bring
     the schema to the newest revision. Returns the revision now in place."""
     where = _describe(url)
-    script = ScriptDirectory.from_config(_alembic_config())
-    known = {rev.revision for rev in script.walk_revisions()}
+    known = known_revisions()
     probe = _probe_engine(engine, url)
     try:
         with probe.connect() as conn:
             tables = set(sa.inspect(conn).get_table_names())
-            current = MigrationContext.configure(
-                conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
+            current = conn.exec_driver_sql(
+                f"SELECT version_num FROM {VERSION_TABLE}").scalar() if VERSION_TABLE in tables \
+                else None
     except (DatabaseError, OperationalError) as err:
         reason = str(getattr(err, "orig", err)) or type(err).__name__
         raise DatabaseProblem(f"{where}: cannot open the database ({reason})") from None
@@ -122,8 +126,9 @@ def check_and_migrate(engine: Engine, url: str) -> str:
         raise DatabaseProblem(
             f"{where}: written by a newer PlayBench (schema revision {current}); "
             "upgrade PlayBench to open it")
-    head = script.get_current_head()
+    head = known[-1]
     if current != head:
+        from alembic import command
         cfg = _alembic_config()
         with engine.begin() as conn:
             if engine.dialect.name == "postgresql":

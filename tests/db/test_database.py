@@ -170,3 +170,13 @@ async def test_the_same_level_is_one_task(db_url):
     a = await _record(store, SolverPlayer(), level)
     b = await _record(store, RandomPlayer(), level)
     assert store.episode(a.episode_id).task.id == store.episode(b.episode_id).task.id
+
+
+def test_revision_names_match_alembic():
+    from alembic.script import ScriptDirectory
+
+    from db.engine import _alembic_config, known_revisions
+    script = ScriptDirectory.from_config(_alembic_config())
+    ordered = [rev.revision for rev in reversed(list(script.walk_revisions()))]
+    assert known_revisions() == ordered
+    assert head_revision() == script.get_current_head()
