@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from app.ui.browser_library import WebTasksPanel
 from app.ui.models import catalog
 from app.ui.models.app_state import AppState
 from app.ui.models.catalog import LevelFilter, LevelRow, PackRef
@@ -94,12 +95,14 @@ class LibraryView(QWidget):
         lv = QVBoxLayout(left)
         lv.addWidget(_heading("Games"))
         lv.addWidget(self.games)
-        lv.addWidget(_heading("Level packs"))
+        self._packs_heading = _heading("Level packs")
+        lv.addWidget(self._packs_heading)
         lv.addWidget(self.packs, 1)
         row = QHBoxLayout()
         row.addWidget(self.add_file)
         row.addWidget(self.remove_file)
         lv.addLayout(row)
+        lv.addStretch(0)  # keeps the games list at the top when the packs are hidden (web)
 
         middle = QWidget()
         mv = QVBoxLayout(middle)
@@ -117,10 +120,15 @@ class LibraryView(QWidget):
         mv.addWidget(self.levels, 1)
         mv.addWidget(self.empty)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = self._split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(middle)
         split.addWidget(self.start)
+        self.web = WebTasksPanel(state, on_error)  # the "Web tasks" entry (browser pane)
+        self.web.hide()
+        split.addWidget(self.web)
+        self._board_parts = (self._packs_heading, self.packs, self.add_file, self.remove_file,
+                             middle, self.start)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 0)
@@ -139,15 +147,17 @@ class LibraryView(QWidget):
         self.add_file.clicked.connect(self._add_file)
         self.remove_file.clicked.connect(self._remove_file)
         self.start.start_requested.connect(self.start_requested)
+        self.web.start_requested.connect(self.start_requested)
 
         self._games = catalog.games()
         for g in self._games:
             item = QListWidgetItem(g.title)
             item.setToolTip(g.move_help)
             self.games.addItem(item)
-        self.games.setFixedHeight(len(self._games) * 52 + 6)
+        self.games.addItem(QListWidgetItem("Web tasks"))
+        self.games.setFixedHeight((len(self._games) + 1) * 52 + 6)
         self.state.jobs.start(self._load_game_pictures(), name="game pictures")
-        names = [g.name for g in self._games]
+        names = [g.name for g in self._games] + ["web"]
         last = state.prefs.last_game
         self.games.setCurrentRow(names.index(last) if last in names else 0)
 
@@ -158,7 +168,16 @@ class LibraryView(QWidget):
         row = self.games.currentRow()
         return self._games[row].name if 0 <= row < len(self._games) else None
 
-    def _game_changed(self, _row: int) -> None:
+    def _game_changed(self, row: int) -> None:
+        web = row == len(self._games)
+        if web == self.web.isHidden():  # switching between board games and web tasks
+            for w in self._board_parts:
+                w.setVisible(not web)
+            self.web.setVisible(web)
+            total = max(1250, sum(self._split.sizes()))
+            self._split.setSizes([230, 0, 0, total - 230] if web else [230, total - 610, 380, 0])
+        if web:
+            self.state.prefs = self.state.prefs.with_(last_game="web")
         game = self.game
         if game is None:
             return
@@ -254,9 +273,9 @@ class LibraryView(QWidget):
 
     def select(self, game: str, pack: str | None = None) -> None:
         """Show ``game`` (and a pack of it by source name)."""
-        names = [g.name for g in self._games]
+        names = [g.name for g in self._games] + ["web"]
         self.games.setCurrentRow(names.index(game))
-        if pack is not None:
+        if pack is not None and game != "web":
             sources = [p.source for p in self._pack_refs]
             self.packs.setCurrentRow(sources.index(pack))
 

@@ -52,6 +52,8 @@ class PlayView(QWidget):
         self.task: Any = None
         self._pending: deque[Callable[[Any], HumanInput | None]] = deque()
         self._in_flight = False
+        self._then: tuple[str, Callable[[], None]] | None = None
+        self._blind = False
 
         self.title = QLabel("No level is being played. Choose one in the Library.")
         self.title.setObjectName("title")
@@ -167,9 +169,13 @@ class PlayView(QWidget):
         return self.session is not None and self.task is not None and not self.task.done()
 
     def begin(self, session: PlaySession, request: StartRequest | None = None,
-              resume_id: int | None = None) -> None:
-        """Show ``session`` and start its episode (or resume ``resume_id``)."""
+              resume_id: int | None = None, *,
+              then: tuple[str, Callable[[], None]] | None = None, blind: bool = False) -> None:
+        """Show ``session`` and start its episode (or resume ``resume_id``). ``then`` is the
+        end banner's way on instead of "Next level" (a study's next task); ``blind`` keeps the
+        outcome off the banner (a blind study)."""
         self.session, self.request = session, request
+        self._then, self._blind = then, blind
         game = session.task.game
         setting = session.setting
         self.input = input_for(game)
@@ -269,6 +275,8 @@ class PlayView(QWidget):
             text = "Interrupted - the episode is saved and can be resumed from Episodes."
         elif r.status == "error":
             text = f"The episode stopped with an error ({r.end_reason}); its steps are kept."
+        elif self._blind:
+            text = "Task finished. Your steps are recorded; this study shows no scores."
         else:
             head = END_TEXT.get(r.end_reason or "", r.end_reason or "Finished")
             n = len(r.steps)
@@ -278,10 +286,14 @@ class PlayView(QWidget):
                 text += f" (optimal: {optimal})"
             text += "."
         self.banner_text.setText(text)
-        self.banner.setProperty("kind", "good" if r.end_reason == "solved" else "neutral")
+        self.banner.setProperty("kind", "good" if r.end_reason == "solved" and not self._blind
+                                else "neutral")
         self.banner.style().unpolish(self.banner)
         self.banner.style().polish(self.banner)
-        self.next_button.setVisible(self.request is not None and self.request.next() is not None)
+        self.next_button.setText(self._then[0] if self._then else "Next level")
+        self.next_button.setVisible(self._then is not None or (
+            self.request is not None and self.request.next() is not None))
+        self.view_button.setVisible(not self._blind)
         self.banner.show()
         self.hud.show_feedback("", "neutral")
 
@@ -370,6 +382,9 @@ class PlayView(QWidget):
         self._queue(lambda _state: HumanInput.give_up())
 
     def _next(self) -> None:
+        if self._then is not None:
+            self._then[1]()
+            return
         nxt = self.request.next() if self.request is not None else None
         if nxt is not None:
             self.next_level.emit(nxt)

@@ -7,9 +7,11 @@ from typing import Callable
 
 from app.ui.board import BoardWidget
 from app.ui.models.app_state import AppState
-from app.ui.models.records import EpisodeRecord, EpisodeSummary, StepView, list_episodes
+from app.studies.access import RESEARCHER, Viewer, blind_study_ids
+from app.ui.models.records import (
+    EpisodeRecord, EpisodeSummary, StepView, for_viewer, list_episodes)
 from app.ui.qt import (
-    QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
     QPlainTextEdit, QPushButton, QSlider, QSplitter, Qt, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget, Signal, monospace, png_image)
 
@@ -48,6 +50,11 @@ class EpisodeViewer(QWidget):
         self.search.setPlaceholderText("Filter: game, level, name, setting")
         self.search.setClearButtonEnabled(True)
         self.refresh_button = QPushButton("Refresh")
+        self.researcher = QCheckBox("Researcher view")
+        self.researcher.setToolTip("Show every participant's episodes and scores, blind "
+                                   "studies included (annotators see only their own there, "
+                                   "without scores)")
+        self.blinded = False
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("episodes")
         self.table.setHorizontalHeaderLabels([c.capitalize() for c in COLUMNS])
@@ -103,6 +110,7 @@ class EpisodeViewer(QWidget):
         filters.addWidget(self.kind)
         filters.addWidget(self.status_filter)
         filters.addWidget(self.search, 1)
+        filters.addWidget(self.researcher)
         filters.addWidget(self.refresh_button)
         lv.addLayout(filters)
         lv.addWidget(self.table, 1)
@@ -142,6 +150,7 @@ class EpisodeViewer(QWidget):
         self.status_filter.currentIndexChanged.connect(lambda *_: self._refilter())
         self.search.textChanged.connect(lambda *_: self._refilter())
         self.refresh_button.clicked.connect(self.refresh)
+        self.researcher.toggled.connect(lambda _on: self.refresh())
         self.table.itemSelectionChanged.connect(self._chosen)
         self.slider.valueChanged.connect(self.show_position)
         self.first.clicked.connect(lambda: self.slider.setValue(0))
@@ -158,12 +167,22 @@ class EpisodeViewer(QWidget):
             self.summaries = []
         else:
             try:
-                self.summaries = list_episodes(self.state.store)
+                self.summaries = self._visible(list_episodes(self.state.store))
             except Exception as err:  # noqa: BLE001 - a dialog; the viewer stays usable
                 self.summaries = []
                 self.on_error(err)
         keep = self.record.id if self.record is not None else None
         self._refilter(keep)
+
+    @property
+    def viewer(self) -> Viewer:
+        who = self.state.prefs.annotator
+        return RESEARCHER if self.researcher.isChecked() or not who else Viewer(who)
+
+    def _visible(self, summaries: list[EpisodeSummary]) -> list[EpisodeSummary]:
+        viewer = self.viewer
+        blind = blind_study_ids(self.state.store) if viewer.is_annotator else []
+        return for_viewer(summaries, viewer, blind)
 
     def _refilter(self, keep: int | None = None) -> None:
         kind, status = self.kind.currentData(), self.status_filter.currentData()
@@ -193,7 +212,8 @@ class EpisodeViewer(QWidget):
             self.status_filter.setCurrentIndex(0)
             self.search.clear()
             if episode_id not in [s.id for s in self.summaries]:
-                self.summaries = list_episodes(self.state.store) if self.state.store else []
+                self.summaries = (self._visible(list_episodes(self.state.store))
+                                  if self.state.store else [])
             self._refilter()
             ids = [s.id for s in self.shown]
         if episode_id in ids:
@@ -210,11 +230,14 @@ class EpisodeViewer(QWidget):
         except Exception as err:  # noqa: BLE001
             self.on_error(err)
             return
-        self.open_record(self.record)
+        self.open_record(self.record, blinded=summary.blinded)
 
     # -- one episode --------------------------------------------------------------------------
 
-    def open_record(self, record: EpisodeRecord) -> None:
+    def open_record(self, record: EpisodeRecord, blinded: bool = False) -> None:
+        """Show ``record`` from its last step; ``blinded`` hides rewards and scores (an
+        annotator's own episode of a blind study)."""
+        self.blinded = blinded
         s = record.summary
         self.heading.setText(f"Episode {s.id} · {s.level}")
         end = f" ({s.end_reason})" if s.end_reason and s.end_reason != s.status else ""
@@ -223,8 +246,11 @@ class EpisodeViewer(QWidget):
         scores = record.scores
         shown = [f"{k} {v:.4g}" for k, v in sorted(scores.items()) if v is not None]
         by = f"Annotator {record.annotator}. " if record.annotator else ""
-        self.final.setText(by + ("Final scores: " + ", ".join(shown) if shown
-                                 else "No final scores (the episode did not finish)."))
+        if blinded:
+            self.final.setText(by + "Scores are hidden: this episode belongs to a blind study.")
+        else:
+            self.final.setText(by + ("Final scores: " + ", ".join(shown) if shown
+                                     else "No final scores (the episode did not finish)."))
         self.resume.setVisible(s.resumable)
         self._enable_nav(True)
         self.slider.blockSignals(True)
@@ -262,8 +288,9 @@ class EpisodeViewer(QWidget):
         self.step_valid.style().unpolish(self.step_valid)
         self.step_valid.style().polish(self.step_valid)
         limit = record.budget.max_actions
+        reward = "" if self.blinded else f"reward {st.reward_so_far:g} · "
         self.step_score.setText(
-            f"reward {st.reward_so_far:g} · {st.used_so_far} of "
+            f"{reward}{st.used_so_far} of "
             f"{limit if limit is not None else 'unlimited'} actions used · "
             f"{st.invalid_so_far} invalid")
         cost = f", {st.tokens:,} tokens, ${st.cost:.4f}" if st.tokens or st.cost else ""

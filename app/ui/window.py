@@ -9,7 +9,8 @@ from typing import Any
 from PySide6.QtGui import QCloseEvent
 
 from app.ui.annotator import AnnotatorDialog
-from app.ui.demo import DemoView
+from app.ui.browser_tab import add_browser_tab, start_web
+from app.ui.browser_demo import BrowserDemoView
 from app.ui.errors import Problem, show_error, show_problem
 from app.ui.library import LibraryView
 from app.ui.models.app_state import AppState
@@ -22,6 +23,7 @@ from app.ui.qt import (
     QWidget, Signal)
 from app.ui.resume import ResumeDialog
 from app.ui.settings_dialog import SettingsDialog
+from app.ui.studies_tabs import add_study_tabs
 from app.ui.viewer import EpisodeViewer
 
 LIBRARY, PLAY, DEMO, EPISODES = range(4)
@@ -42,7 +44,7 @@ class MainWindow(QMainWindow):
 
         self.library = LibraryView(state, self.report)
         self.play = PlayView(state, self.report)
-        self.demo = DemoView(state, self.report)
+        self.demo = BrowserDemoView(state, self.report)  # DemoView that also shows web pages
         self.episodes = EpisodeViewer(state, self.report)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")
@@ -51,6 +53,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.play, "Play")
         self.tabs.addTab(self.demo, "Model demo")
         self.tabs.addTab(self.episodes, "Episodes")
+        add_browser_tab(self)  # Browser: web tasks played by a person
+        add_study_tabs(self)  # Studies, Compare, Results
 
         self.nodb = QFrame()
         self.nodb.setObjectName("nodb")
@@ -149,6 +153,9 @@ class MainWindow(QMainWindow):
         """Start ``req``: a person in the Play tab, anyone else in the Model demo tab."""
         if self.state.store is None:
             self.report(RuntimeError("no database is open; choose one in Settings > Database"))
+            return
+        if req.game == "web":
+            start_web(self, req)
             return
         try:
             if req.is_human:

@@ -204,6 +204,11 @@ class HumanInput:
         return self._chrome(format_action(WebAction("stop", text=answer.strip())),
                             "answer box")
 
+    def action(self, text: str, raw: str) -> list[Captured]:
+        """An action written out as a model writes it (the pane's action field); it is read,
+        and refused if malformed, by the loop like a model's reply."""
+        return self._chrome(text.strip(), raw)
+
     def _chrome(self, text: str, raw: str) -> list[Captured]:
         if self.typing is not None:
             return self._leave(lambda: self._chrome(text, raw))

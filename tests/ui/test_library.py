@@ -11,7 +11,7 @@ def test_games_packs_levels_thumbnails_and_filters(make_window, qtbot):
     window = make_window()
     lib = window.library
     assert [lib.games.item(i).text() for i in range(lib.games.count())] == [
-        "Sokoban", "Maze", "Sudoku", "8-queens", "Tower of Hanoi", "15-puzzle"]
+        "Sokoban", "Maze", "Sudoku", "8-queens", "Tower of Hanoi", "15-puzzle", "Web tasks"]
     lib.select("sokoban", "magebench-mini")
     assert len(lib.rows) == 20 and lib.count.text() == "20 of 20 levels"
     qtbot.waitUntil(lambda: len(lib._thumbs) == 20, timeout=20000)

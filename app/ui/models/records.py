@@ -7,11 +7,12 @@ budget used and the reward (score) so far.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from app.core.budget import Budget
+from app.studies import Viewer
 from db.store import EpisodeRow, Store
 
 RESUMABLE = ("interrupted", "error")
@@ -31,6 +32,9 @@ class EpisodeSummary:
     steps: int
     solved: bool | None
     started: datetime | None
+    study_id: int | None = None
+    blinded: bool = False
+    """An annotator's own episode of a blind study: outcome and scores are not shown."""
 
     @property
     def resumable(self) -> bool:
@@ -52,12 +56,27 @@ def summary_of(row: EpisodeRow) -> EpisodeSummary:
         participant=who.name, player=ep.player or "",
         setting=ep.setting or "default", status=ep.status, end_reason=ep.end_reason,
         steps=ep.n_steps or 0, solved=None if solved is None else bool(solved),
-        started=ep.started)
+        started=ep.started, study_id=ep.study_id)
 
 
 def list_episodes(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
     """The newest episodes first."""
     return [summary_of(r) for r in store.episodes(limit=limit)]
+
+
+def for_viewer(summaries: Sequence[EpisodeSummary], viewer: Viewer,
+               blind_ids: Collection[int]) -> list[EpisodeSummary]:
+    """What ``viewer`` may see of the episode list (``app.studies.access``): an annotator
+    sees no one else's episodes of a blind study, and their own without the outcome."""
+    if not viewer.is_annotator or not blind_ids:
+        return list(summaries)
+    out = []
+    for s in summaries:
+        if s.study_id not in blind_ids:
+            out.append(s)
+        elif s.participant_kind == "human" and s.participant == viewer.annotator:
+            out.append(replace(s, solved=None, blinded=True))
+    return out
 
 
 def resumable(store: Store, limit: int = 1000) -> list[EpisodeSummary]:

@@ -49,7 +49,8 @@ class PlaySession:
     def __init__(self, store: Store, task: Task, setting: Setting, budget: Budget,
                  player: Player, *, seed: int = 0, meta: dict[str, Any] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 on_close: Callable[[], Awaitable[None]] | None = None) -> None:
+                 on_close: Callable[[], Awaitable[None]] | None = None,
+                 env_factory: Callable[[Task], Any] | None = None, spec: Any = None) -> None:
         self.store = store
         self.task = task
         self.setting = setting
@@ -61,7 +62,10 @@ class PlaySession:
         self._on_close = on_close
         self._listeners: list[Listener] = []
         self.env: Any = None
-        self.spec = registry.get(task.game)
+        # Web tasks are not registry games: their views pass a spec (title, move help) and an
+        # env factory that shares one Chromium between episodes.
+        self.spec = spec if spec is not None else registry.get(task.game)
+        self._env_factory = env_factory
         self.episode_id = 0
         self.steps: list[StepRecord] = []
         self.decisions: list[Decision] = []
@@ -77,7 +81,7 @@ class PlaySession:
     # -- running ------------------------------------------------------------------------------
 
     def _make_env(self, task: Task) -> Any:
-        self.env = make_env(task)
+        self.env = self._env_factory(task) if self._env_factory else make_env(task)
         return self.env
 
     async def play(self) -> EpisodeResult:

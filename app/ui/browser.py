@@ -1,0 +1,421 @@
+"""The browser pane: a person plays a web task in Chromium under a model's budget and rules.
+
+Playwright's Chromium runs the page; its screencast is painted in :class:`PageView`. Every
+mouse, wheel and key event, and every control of the pane (back, forward, address bar, tabs,
+answer box, action field), goes to :class:`app.web.human_input.HumanInput`, which turns it into
+the canonical VWA action a model would send. The action goes to the episode's
+:class:`WebHumanPlayer` and through the same loop as a model's (``Episode`` ->
+``WebTaskEnv.step``), so the budget, the validity check and the record are the same.
+
+Events are queued and turned into actions one at a time, each against the observation left by
+the step before (Set-of-Marks ids change with every observation), so fast input plays in order.
+The Set-of-Marks overlay is shown by default where the model's observation carries the marks
+(``default``, ``vwa:som``) and hidden in ``vwa:text``; the person can toggle it, and every step
+records whether it was on (``marks_shown``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable
+
+from app.core.episode import Deciding, Ended, Moved, Started, Stepped
+from app.players.human import HumanInput as LoopInput
+from app.ui.browser_chrome import BrowserChrome
+from app.ui.browser_page import PageView
+from app.ui.hud import HudPanel
+from app.ui.models.app_state import AppState
+from app.ui.models.page_stream import PageStream
+from app.ui.models.session import PlaySession
+from app.ui.models.start import StartRequest
+from app.ui.models.web_session import WebInput, WebRuntime
+from app.ui.play import END_TEXT
+from app.ui.qt import (
+    QApplication, QCheckBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QSplitter, Qt, QTimer, QVBoxLayout, QWidget, Signal)
+from app.web.human_input import Captured, HumanInput
+from games.web.som import SomItem
+from PySide6.QtWidgets import QMenu
+
+HELP = ("Click, type and scroll in the page as in a browser; each becomes the action a model "
+        "would send. Typing goes to the field you clicked and is sent as one "
+        "type [id] [text] on Enter (Tab or a click elsewhere sends it without Enter; Esc drops "
+        "it). A wheel notch is one scroll [up|down] (one viewport); the bar at the right moves "
+        "your view of the viewport for free. Finish with your answer in the answer box "
+        "(stop [answer]).")
+
+
+def marks_by_default(setting: Any) -> bool:
+    """Show the marks where the model's observation has them (the screenshot with boxes)."""
+    return getattr(setting, "observation", "image") != "text"
+
+
+class BrowserPlayView(QWidget):
+    """One human web episode at a time."""
+
+    open_episode = Signal(int)
+    go_library = Signal()
+    next_task = Signal(object)
+
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.runtime = WebRuntime()
+        state.closers.append(lambda: self.runtime.close())
+        self.session: PlaySession | None = None
+        self.request: StartRequest | None = None
+        self.task: Any = None
+        self.hi = HumanInput()
+        self.stream: PageStream | None = None
+        self.menu: QMenu | None = None
+        self._pending: deque[Callable[[], list[Captured]]] = deque()
+        self._ready: deque[Captured] = deque()
+        self._in_flight = True
+
+        self.objective = QLabel("No web task is being played. Choose one in the Library "
+                                "(Web tasks).")
+        self.objective.setObjectName("title")
+        self.objective.setWordWrap(True)
+        self.where = QLabel("")
+        self.where.setObjectName("hint")
+        self.where.setWordWrap(True)
+        self.chrome = BrowserChrome()
+        self.page = PageView()
+        self.page.set_placeholder("No page yet.")
+        self.pointer = QLabel("")
+        self.pointer.setObjectName("hint")
+        self.banner = QFrame()
+        self.banner.setObjectName("banner")
+        self.banner_text = QLabel("")
+        self.banner_text.setWordWrap(True)
+        self.next_button = QPushButton("Next task")
+        self.view_button = QPushButton("View this episode")
+        self.library_button = QPushButton("Library")
+        bl = QHBoxLayout(self.banner)
+        bl.addWidget(self.banner_text, 1)
+        for b in (self.next_button, self.view_button, self.library_button):
+            bl.addWidget(b)
+        self.banner.hide()
+
+        self.hud = HudPanel()
+        self.marks = QCheckBox("Show the Set-of-Marks (the numbered boxes the model sees)")
+        self.marks.setObjectName("marks")
+        self.answer = QLineEdit()
+        self.answer.setObjectName("answer")
+        self.answer.setPlaceholderText("Your answer (empty if the task asks for none)")
+        self.answer_button = QPushButton("Answer and finish")
+        self.answer_button.setObjectName("primary")
+        self.typed = QLineEdit()
+        self.typed.setObjectName("typed")
+        self.typed.setPlaceholderText("or type an action as a model would, e.g. click [12]")
+        self.give_up = QPushButton("Give up")
+
+        answer_box = QGroupBox("Answer (ends the task: stop [answer])")
+        av = QVBoxLayout(answer_box)
+        av.addWidget(self.answer)
+        av.addWidget(self.answer_button)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.setSpacing(4)
+        lv.addWidget(self.banner)
+        lv.addWidget(self.chrome)
+        lv.addWidget(self.page, 1)
+        lv.addWidget(self.pointer)
+        right = QWidget()
+        right.setMinimumWidth(360)
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(self.hud)
+        rv.addWidget(self.marks)
+        rv.addWidget(answer_box)
+        rv.addWidget(self.typed)
+        rv.addStretch(1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.give_up)
+        rv.addLayout(buttons)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([980, 400])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.objective)
+        layout.addWidget(self.where)
+        layout.addWidget(split, 1)
+
+        canvas = self.page.canvas
+        canvas.clicked.connect(lambda x, y: self._queue(lambda: self.hi.click(x, y)))
+        canvas.wheeled.connect(lambda n: self._queue(lambda: self.hi.wheel(n)))
+        canvas.key_pressed.connect(lambda k, t, m: self._queue(lambda: self._key(k, t, m)))
+        canvas.hovered.connect(self._hovered)
+        self.chrome.back.connect(lambda: self._queue(self.hi.back))
+        self.chrome.forward.connect(lambda: self._queue(self.hi.forward))
+        self.chrome.new_tab.connect(lambda: self._queue(self.hi.new_tab))
+        self.chrome.close_tab.connect(lambda: self._queue(self.hi.close_tab))
+        self.chrome.tab.connect(lambda i: self._queue(lambda: self.hi.tab(i)))
+        self.chrome.goto.connect(lambda url: self._queue(lambda: self.hi.goto(url)))
+        self.answer.returnPressed.connect(self._answer)
+        self.answer_button.clicked.connect(self._answer)
+        self.typed.returnPressed.connect(self._typed)
+        self.give_up.clicked.connect(self._give_up)
+        self.marks.toggled.connect(self.page.set_show_marks)
+        self.next_button.clicked.connect(self._next)
+        self.view_button.clicked.connect(self._view)
+        self.library_button.clicked.connect(self.go_library)
+        self.timer = QTimer(self)
+        self.timer.setInterval(100)
+        self.timer.timeout.connect(self.hud.tick)
+        self._set_controls(False)
+
+    # -- starting -----------------------------------------------------------------------------
+
+    @property
+    def player(self) -> Any:
+        return None if self.session is None else self.session.player
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def begin(self, session: PlaySession, request: StartRequest | None = None) -> None:
+        """Show ``session`` and start its episode."""
+        self._end_stream()
+        self.session, self.request = session, request
+        self.hi = HumanInput()
+        self._pending.clear()
+        self._ready.clear()
+        self._in_flight = True
+        level, setting = session.task.level, session.setting
+        self.objective.setText(level.title or f"Task {level.number}")
+        name = session.task.source.rsplit("/", 1)[-1]
+        self.where.setText(f"Web task {level.number} · {name} · setting {setting.name}: "
+                           f"{setting.description}")
+        self.marks.setChecked(marks_by_default(setting))
+        self.page.set_show_marks(self.marks.isChecked())
+        self.page.set_marks([])
+        self.page.set_hover(None)
+        self.page.set_typing(None)
+        self.page.set_image(None)
+        self.page.set_placeholder("Opening the page…")
+        self.chrome.show_page("", [])
+        self.answer.clear()
+        self.typed.clear()
+        self.pointer.setText("")
+        self.hud.attach(session, HELP)
+        self.hud.text_title.setText("Element list (what the model reads)")
+        self.banner.hide()
+        self._set_controls(True)
+        self.timer.start()
+        self.stream = PageStream(self.page.show_jpeg)
+        session.subscribe(lambda e, mine=session: self._event(e, mine))
+        self.task = self.state.jobs.start(session.play(), name="play web task",
+                                          on_error=self._failed)
+        self.page.canvas.setFocus()
+
+    def stop(self) -> None:
+        """Interrupt the running episode (it is recorded as interrupted)."""
+        if self.busy:
+            self.task.cancel()
+
+    def _failed(self, err: BaseException) -> None:
+        self._set_controls(False)
+        self.timer.stop()
+        self.on_error(err)
+
+    def _set_controls(self, on: bool) -> None:
+        for w in (self.answer, self.answer_button, self.typed, self.give_up):
+            w.setEnabled(on)
+        self.chrome.set_active(on)
+        self.page.accepts_input = on
+
+    # -- episode events -----------------------------------------------------------------------
+
+    def _event(self, event: Any, session: PlaySession) -> None:
+        if session is not self.session:  # a replaced session's last events
+            return
+        if isinstance(event, Started):
+            self._observed(event.observation, first=True)
+        elif isinstance(event, Moved):
+            self._observed(event.observation)
+        elif isinstance(event, Deciding):
+            self._in_flight = False
+            self._pump()
+        elif isinstance(event, Stepped):
+            r = event.record
+            if r.valid:
+                self.hud.show_feedback(f"Done: {r.action}", "neutral")
+            else:
+                kind = (r.invalid_kind or "invalid").replace("_", " ")
+                self.hud.show_feedback(f"Step {r.index + 1} was invalid ({kind}): "
+                                       f"{r.invalid_reason}. It used an action, as a model's "
+                                       "invalid action does.")
+        elif isinstance(event, Ended):
+            self._ended(event)
+        self.hud.refresh()
+
+    def _observed(self, obs: Any, first: bool = False) -> None:
+        """A new observation: its elements for input, its marks, URL and tabs; its frame
+        when the page is not streamed."""
+        info = obs.info or {}
+        som = info.get("som") or []
+        if first:
+            self.hi = HumanInput(som)
+        else:
+            self._ready.extendleft(reversed(self.hi.update(som)))
+        self.page.set_marks([SomItem.from_dict(d) for d in som])
+        self.page.set_hover(None)
+        self._show_typing()
+        self.chrome.show_page(str(info.get("url") or ""), info.get("tabs") or [])
+        if info.get("error"):
+            self.page.set_image(None)
+            self.page.set_placeholder(str(obs.text))
+            self.hud.show_feedback(str(obs.text))
+            return
+        env = self.session.env if self.session is not None else None
+        streaming = self.stream is not None and self.stream.active
+        if not streaming and info.get("raw_frame") is not None:
+            self.page.set_frame(info["raw_frame"])
+        if self.stream is not None and getattr(env, "session", None) is not None:
+            self.state.jobs.start(self.stream.follow(env.session), name="page stream")
+
+    def _ended(self, event: Ended) -> None:
+        self.timer.stop()
+        self._set_controls(False)
+        self._pending.clear()
+        self._ready.clear()
+        self.page.set_typing(None)
+        self.page.set_hover(None)
+        self._end_stream()
+        r = event.result
+        if r.status == "interrupted":
+            text = "Interrupted - the steps so far are saved (web episodes cannot be resumed)."
+        elif r.status == "error":
+            text = f"The episode stopped with an error ({r.end_reason}); its steps are kept."
+        else:
+            n = len(r.steps)
+            actions = f"{n} action{'s' if n != 1 else ''}"
+            last = r.steps[-1].action if r.steps else None
+            if r.end_reason == "stopped" and last and last.startswith("stop ["):
+                text = f"You answered “{last[6:-1]}” after {actions}."
+            else:
+                head = END_TEXT.get(r.end_reason or "", r.end_reason or "Finished")
+                text = f"{head} after {actions}."
+            score = r.scores.get("score")
+            text += (" Not scored (a part needs a judge model)." if score is None
+                     else f" Score {score:g}" + (" - solved." if score == 1 else "."))
+        self.banner_text.setText(text)
+        solved = r.scores.get("score") == 1
+        self.banner.setProperty("kind", "good" if solved else "neutral")
+        self.banner.style().unpolish(self.banner)
+        self.banner.style().polish(self.banner)
+        self.next_button.setVisible(self.request is not None and self.request.next() is not None)
+        self.banner.show()
+
+    def _end_stream(self) -> None:
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            self.state.jobs.start(stream.stop(), name="stop page stream")
+
+    # -- input --------------------------------------------------------------------------------
+
+    def _accepting(self) -> bool:
+        return self.busy and self.session is not None and self.session.result is None
+
+    def _queue(self, make: Callable[[], list[Captured]]) -> None:
+        if self._accepting():
+            self._pending.append(make)
+            self._pump()
+
+    def _pump(self) -> None:
+        while not self._in_flight and self._accepting():
+            if self._ready:
+                self._submit(self._ready.popleft())
+                return
+            if not self._pending:
+                return
+            self._ready.extend(self._pending.popleft()())
+            self._show_typing()
+            if self.hi.choosing is not None:
+                self._choose(self.hi.choosing)
+
+    def _key(self, key: str, text: str, mods: list[str]) -> list[Captured]:
+        if self.hi.typing is not None and key == "v" and mods in (["Control"], ["Meta"]):
+            return self.hi.paste(QApplication.clipboard().text())  # into the field's buffer
+        return self.hi.key(key, text, mods)
+
+    def _submit(self, c: Captured) -> None:
+        info = {"input": "human", "marks_shown": self.marks.isChecked()}
+        if c.coordinate:
+            info["coordinate_click"] = True
+        self.player.submit(WebInput("move", c.text, c.raw, info))
+        self._in_flight = True
+        self.pointer.setText(f"Sent: {c.text}")
+
+    def _show_typing(self) -> None:
+        t = self.hi.typing
+        self.page.set_typing(None if t is None else t.item.box, "" if t is None else t.buffer)
+        if t is not None:
+            self.pointer.setText(
+                f"Typing into [{t.item.id}]: Enter sends type [{t.item.id}] [{t.buffer}]; "
+                "Tab or a click elsewhere sends it without Enter; Esc drops it.")
+
+    def _choose(self, item: SomItem) -> None:
+        """A list (<select>) was clicked: its options in a menu; the choice is the action."""
+        menu = QMenu(self)
+        for label in item.options:
+            menu.addAction(label).triggered.connect(
+                lambda _c=False, label=label: self._queue(lambda: self.hi.choose(label)))
+        x, y, w, h = item.box
+        menu.popup(self.page.canvas.mapToGlobal(self.page.canvas.from_page(x, y + h).toPoint()))
+        self.menu = menu
+
+    def _hovered(self, point: Any) -> None:
+        if point is None or self.hi.typing is not None:
+            self.page.set_hover(None)
+            return
+        item = self.hi.element_at(*point)
+        self.page.set_hover(None if item is None else item.box)
+        if item is None:
+            self.pointer.setText(f"({point[0]:.0f}, {point[1]:.0f}): no marked element - a "
+                                 "click here is recorded as a coordinate click, which models "
+                                 "cannot make.")
+        else:
+            what = ("type into" if item.editable else "choose in" if item.select else "click")
+            self.pointer.setText(f"[{item.id}] {item.tag} “{item.text[:70]}” - a click will "
+                                 f"{what} [{item.id}].")
+
+    def _answer(self) -> None:
+        text = self.answer.text()
+        self._queue(lambda: self.hi.stop(text))
+
+    def _typed(self) -> None:
+        text = self.typed.text().strip()
+        if text and self._accepting():
+            self._queue(lambda: self.hi.action(text, f"typed action: {text}"))
+            self.typed.clear()
+
+    def _give_up(self) -> None:
+        if self._accepting():
+            self._pending.clear()
+            self._ready.clear()
+            self.player.submit(LoopInput.give_up())
+
+    def _next(self) -> None:
+        nxt = self.request.next() if self.request is not None else None
+        if nxt is not None:
+            self.next_task.emit(nxt)
+
+    def _view(self) -> None:
+        if self.session is not None and self.session.episode_id:
+            self.open_episode.emit(self.session.episode_id)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.page.canvas.setFocus()
+

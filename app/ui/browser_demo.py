@@ -1,0 +1,68 @@
+"""The model demo, able to show web tasks: the same view, with the page in place of the board.
+
+A web observation's frame is the viewport screenshot with the Set-of-Marks drawn - the picture
+a ``vwa:som`` model is given - usually 1280 x 2048. Fitted whole into the board area it would
+be unreadable, so for web episodes the demo shows it in the browser pane's page widget (fitted
+to the width, scrolled locally), with the objective and the page's URL above it. Board episodes
+are shown exactly as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from app.core.episode import Moved, Started
+from app.ui.browser_page import PageView
+from app.ui.demo import DemoView
+from app.ui.models.app_state import AppState
+from app.ui.models.pacing import Pacer
+from app.ui.models.session import PlaySession
+from app.ui.qt import QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+
+class BrowserDemoView(DemoView):
+    """:class:`DemoView` with a page widget swapped in for web episodes."""
+
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(state, on_error, parent)
+        self.board_widget = self.board
+        self.page = PageView()
+        self.page.accepts_input = False
+        self.url = QLabel("")
+        self.url.setObjectName("hint")
+        self.url.setWordWrap(True)
+        web = QWidget()
+        wv = QVBoxLayout(web)
+        wv.setContentsMargins(0, 0, 0, 0)
+        wv.addWidget(self.url)
+        wv.addWidget(self.page, 1)
+        self.stack = QStackedWidget()
+        split = self.board_widget.parentWidget()
+        split.replaceWidget(split.indexOf(self.board_widget), self.stack)
+        self.stack.addWidget(self.board_widget)
+        self.stack.addWidget(web)
+        self._web = web
+
+    def begin(self, session: PlaySession, pacer: Pacer | None,
+              resume_id: int | None = None) -> None:
+        web = session.task.game == "web"
+        self.board = self.page if web else self.board_widget
+        self.stack.setCurrentWidget(self._web if web else self.board_widget)
+        if web:
+            self.url.setText("Opening the page…")
+            session.subscribe(lambda e, mine=session: self._web_event(e, mine))
+            split = self.stack.parentWidget()
+            total = sum(split.sizes()) or 1340
+            split.setSizes([total * 3 // 5, total - total * 3 // 5])  # the page gets the room
+        super().begin(session, pacer, resume_id)
+        if web:
+            self.who.setText(self.who.text().replace(" · level ", " · task ", 1))
+
+    def _web_event(self, event: Any, session: PlaySession) -> None:
+        if session is not self.session or not isinstance(event, (Started, Moved)):
+            return
+        info = event.observation.info or {}
+        url = info.get("url") or ""
+        self.url.setText(f"{url}   ·   the model's view: screenshot with the numbered "
+                         "Set-of-Marks boxes" if url else str(event.observation.text))

@@ -1,0 +1,88 @@
+"""Recorded frames for the Compare view, decoded off the UI thread and kept in a bounded cache.
+
+Scrubbing asks for the frames around the scrubber (nearest first); PNGs are read from the
+database and decoded into ``QImage`` in the executor (``QImage`` - unlike ``QPixmap`` - may be
+made outside the GUI thread), so moving the scrubber only ever draws images that are ready.
+Web-task screenshots are large, so the cache is bounded by bytes, least recently used out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any, Sequence
+
+from app.ui.models.app_state import AppState
+from app.ui.qt import QImage, QObject, Signal
+from db.store import Store
+
+BATCH = 16
+LIMIT_BYTES = 192 * 1024 * 1024
+
+
+def decode(store: Store, digests: Sequence[str]) -> dict[str, QImage]:
+    """Read and decode frames (runs in a worker thread)."""
+    out: dict[str, QImage] = {}
+    for digest, png in store.frames(digests).items():
+        image = QImage()
+        if image.loadFromData(png, "PNG"):
+            out[digest] = image.convertToFormat(QImage.Format.Format_RGB32)
+    return out
+
+
+class FrameCache(QObject):
+    """Decoded frames by hash; ``ready`` fires when more have arrived."""
+
+    ready = Signal()
+
+    def __init__(self, state: AppState, limit_bytes: int = LIMIT_BYTES,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.limit_bytes = limit_bytes
+        self._images: OrderedDict[str, QImage] = OrderedDict()
+        self._bytes = 0
+        self._wanted: list[str] = []
+        self._missing: set[str] = set()
+        self.job: Any = None
+
+    def image(self, digest: str | None) -> QImage | None:
+        """The decoded frame, or None while it is not loaded yet."""
+        if not digest:
+            return None
+        image = self._images.get(digest)
+        if image is not None:
+            self._images.move_to_end(digest)
+        return image
+
+    def want(self, digests: Sequence[str]) -> None:
+        """Load these next, in this order (replacing any earlier wish not yet served)."""
+        self._wanted = [d for d in digests if d and d not in self._images
+                        and d not in self._missing]
+        if self._wanted and (self.job is None or self.job.done()):
+            self.job = self.state.jobs.start(self._load(), name="compare frames")
+
+    def clear(self) -> None:
+        self._images.clear()
+        self._bytes = 0
+        self._wanted = []
+
+    async def _load(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._wanted and self.state.store is not None:
+            batch, self._wanted = self._wanted[:BATCH], self._wanted[BATCH:]
+            images = await loop.run_in_executor(self.state.executor, decode, self.state.store,
+                                                batch)
+            self._missing.update(d for d in batch if d not in images)
+            for digest, image in images.items():
+                self._put(digest, image)
+            self.ready.emit()
+
+    def _put(self, digest: str, image: QImage) -> None:
+        if digest in self._images:
+            return
+        self._images[digest] = image
+        self._bytes += image.sizeInBytes()
+        while self._bytes > self.limit_bytes and len(self._images) > 1:
+            _, old = self._images.popitem(last=False)
+            self._bytes -= old.sizeInBytes()

@@ -1,0 +1,139 @@
+"""An annotator's study queue as the Studies view shows and plays it (Qt-free).
+
+A queue task is played with the play view's own machinery: a :class:`StudySession` is a
+:class:`~app.ui.models.session.PlaySession` whose episode is run by :meth:`StudyQueue.play`, so
+the study's budget, setting, time limit, study tag and continue-where-you-paused rules apply,
+while the board, the HUD and the key and mouse handling are those of every human episode.
+
+Loading a queue reads (and, on a first visit, writes the annotator's recorded order), so the
+view calls :func:`open_queue` and :func:`create_from_file` in an executor.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from app.core.episode import EpisodeResult
+from app.players.human import HumanPlayer
+from app.studies import (
+    Progress, Protocol, ProtocolTask, QueueItem, StudyQueue, create_study, load_protocol,
+    load_study_file)
+from app.ui.models.session import PlaySession
+from db.store import Store
+
+STATUS_TEXT = {"pending": "to do", "in_progress": "playing now", "interrupted": "paused",
+               "done": "done"}
+
+
+class StudySession(PlaySession):
+    """One queue item played (or continued) by the annotator in the play view."""
+
+    def __init__(self, store: Store, queue: StudyQueue, item: QueueItem, player: HumanPlayer,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        plan = queue.plan(item)
+        super().__init__(store, plan.task, plan.setting, plan.budget, player, seed=plan.seed,
+                         meta=plan.meta, clock=clock)
+        self.queue = queue
+        self.item = item
+        self.study = plan.study
+        self.continues = plan.resume_episode_id
+
+    @property
+    def blind(self) -> bool:
+        return self.queue.blind
+
+    async def play(self) -> EpisodeResult:
+        """Play the item through the queue: a new episode, or the paused one continued."""
+        return await self.queue.play(self.item, self.player, listeners=[self._on_event],
+                                     env_factory=self._make_env, clock=self.clock)
+
+
+@dataclass(frozen=True)
+class QueueSnapshot:
+    """An annotator's queue at one moment, with what the view prints above it."""
+
+    queue: StudyQueue
+    items: list[QueueItem]
+    progress: Progress
+    description: str
+
+    @property
+    def next(self) -> QueueItem | None:
+        return next((i for i in self.items if i.status != "done"), None)
+
+
+def open_queue(store: Store, study: str, annotator: str) -> QueueSnapshot:
+    """The annotator's queue in ``study`` (recording their order on a first visit)."""
+    queue = StudyQueue(store, study, annotator)
+    items = queue.items()
+    return QueueSnapshot(queue, items, queue.progress(items), queue.protocol.description)
+
+
+def create_from_file(store: Store, path: str | Path) -> Protocol:
+    """Check a study file and store the study. Raises ``StudyFileError`` (every problem, with
+    its field) or ``StudyExists``; nothing is written in either case."""
+    spec = load_study_file(Path(path))
+    return create_study(store, spec)
+
+
+def study_summary(store: Store, name: str) -> str:
+    """One line about a stored study: tasks, practice, order, blinding."""
+    p = load_protocol(store, name)
+    parts = [f"{len(p.scored)} task{'s' if len(p.scored) != 1 else ''}"]
+    if p.practice:
+        parts.append(f"{len(p.practice)} practice first")
+    parts.append("same order for everyone" if p.order == "fixed"
+                 else "own random order per annotator")
+    if p.blind:
+        parts.append("blind: no scores are shown")
+    return " · ".join(parts)
+
+
+def outcome_text(item: QueueItem) -> str:
+    """What the queue says about a done item (nothing in blind studies)."""
+    if item.status != "done" or item.solved is None:
+        return ""
+    n = item.steps
+    steps = "" if n is None else f" in {n} action{'s' if n != 1 else ''}"
+    return ("solved" if item.solved else "not solved") + steps
+
+
+def budget_text(task: ProtocolTask) -> str:
+    """A task's action budget in words (decisions for one-step settings)."""
+    budget = task.budget_value
+    if budget.max_actions is not None:
+        return f"{budget.max_actions} actions"
+    if budget.max_decisions is not None:
+        n = budget.max_decisions
+        return f"{n} submission{'s' if n != 1 else ''}"
+    return "no limit"
+
+
+def limit_text(seconds: float | None) -> str:
+    if not seconds:
+        return "none"
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m} min" + (f" {s} s" if s else "") if m else f"{s} s"
+
+
+def progress_text(p: Progress) -> str:
+    text = f"{p.done} of {p.total} done"
+    if p.practice_total:
+        text += (f" (practice {p.practice_done}/{p.practice_total}, scored "
+                 f"{p.scored_done}/{p.scored_total})")
+    return text
+
+
+def next_label(item: QueueItem | None) -> str:
+    """The text of the queue's main button."""
+    if item is None:
+        return "All tasks done"
+    what = f"{item.key} ({item.game} {item.level_number})"
+    if item.status == "interrupted":
+        return f"Continue paused task {what}"
+    if item.status == "in_progress":
+        return f"Back to task {what}"
+    return f"Next task: {what}"

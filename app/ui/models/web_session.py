@@ -1,0 +1,128 @@
+"""Web-task episodes as the desktop app starts them (no Qt here).
+
+Web tasks are not registry games, so this module gives :class:`PlaySession` what a registry
+spec would (a title and move help, :data:`WEB_SPEC`) and an environment factory. The factory
+comes from a :class:`WebRuntime`: one Chromium shared by every web episode of the app (started
+on first use, closed when the app closes), each episode still getting its own fresh browser
+context from :class:`~app.web.env.WebTaskEnv`.
+
+A person's input reaches the loop through :class:`WebHumanPlayer`, a
+:class:`~app.players.human.HumanPlayer` whose inputs carry the facts the record needs beside the
+action: that the input came from a person, whether a click hit no marked element (a coordinate
+click) and whether the Set-of-Marks overlay was on screen when the person acted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from app.core.player import PlayContext
+from app.core.task import Task
+from app.core.types import Decision, Observation
+from app.players.factory import player_factory
+from app.players.human import HumanInput, HumanPlayer, read_entry
+from app.ui.models.app_state import AppState
+from app.ui.models.launch import _closing, _meta, _store
+from app.ui.models.pacing import PacedPlayer, Pacer, PausableClock
+from app.ui.models.session import PlaySession
+from app.ui.models.start import StartRequest
+
+WEB_MOVES = ("click [id], hover [id], type [id] [text], press [keys], scroll [up|down], "
+             "new_tab, tab_focus [i], close_tab, goto [url], go_back, go_forward, "
+             "stop [answer]")
+
+
+@dataclass(frozen=True)
+class WebSpec:
+    """What the views read from a game spec, for web tasks."""
+
+    name: str = "web"
+    title: str = "Web tasks"
+    move_help: str = WEB_MOVES
+
+
+WEB_SPEC = WebSpec()
+
+
+class WebRuntime:
+    """The Chromium the app's web episodes share, and where their sites are.
+
+    ``browser`` given: used and never closed here (tests share one per module). ``sites``
+    overrides placeholder addresses as :class:`WebTaskEnv` takes them
+    (``{"CLASSIFIEDS": (url, reset_url)}``); without it each episode starts the bundled site
+    itself, and other sites come from the web settings."""
+
+    def __init__(self, browser: Any = None,
+                 sites: Mapping[str, tuple[str, str | None]] | None = None) -> None:
+        self._given = browser
+        self._browser = browser
+        self.sites = dict(sites or {})
+
+    @property
+    def browser(self) -> Any:
+        """The shared browser (made on first use; it starts when the first episode opens)."""
+        if self._browser is None:
+            from games.web.browser import Browser  # Playwright loads only when web is played
+            self._browser = Browser()
+        return self._browser
+
+    def make_env(self, task: Task) -> Any:
+        from app.web.env import WebTaskEnv
+        return WebTaskEnv(browser=self.browser, sites=self.sites or None)
+
+    async def close(self) -> None:
+        """Close the browser this runtime started (not one it was given)."""
+        if self._browser is not None and self._browser is not self._given:
+            browser, self._browser = self._browser, None
+            await browser.close()
+
+
+@dataclass(frozen=True)
+class WebInput(HumanInput):
+    """A person's web input: the canonical action text, the raw event, the record's info."""
+
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+class WebHumanPlayer(HumanPlayer):
+    """The annotator on a web task. Each input is read through ``context.parse`` like a
+    model's reply (so a malformed typed action is an invalid step), and its info lands in the
+    step's record."""
+
+    async def act(self, observation: Observation, context: PlayContext) -> Decision:
+        self.waiting = True
+        try:
+            given = await self._inputs.get()
+        finally:
+            self.waiting = False
+        if given.kind == "give_up":
+            return Decision.quit(given.raw)
+        info = dict(getattr(given, "info", {}) or {})
+        return Decision((read_entry(context, given.text),), given.raw or given.text, info=info)
+
+
+def web_human_session(state: AppState, req: StartRequest, runtime: WebRuntime) -> PlaySession:
+    """A new episode of ``req``'s web task played by the annotator in the browser pane."""
+    store = _store(state)
+    player = WebHumanPlayer(state.prefs.annotator or "anonymous",
+                            {"input": "browser pane: mouse and keyboard"})
+    return PlaySession(store, req.task(), req.the_setting(), req.budget, player,
+                       seed=req.seed, meta=_meta(state), env_factory=runtime.make_env,
+                       spec=WEB_SPEC)
+
+
+def web_model_session(state: AppState, req: StartRequest, runtime: WebRuntime,
+                      delay: float = 0.0) -> tuple[PlaySession, Pacer]:
+    """A new episode of ``req``'s web task played by a model profile or a scripted player
+    (the solver replays the task's reference), paced like any model demo."""
+    store = _store(state)
+    factory = player_factory(req.player, store)
+    clock = PausableClock()
+    pacer = Pacer(clock, delay)
+    task = req.task()
+    player = PacedPlayer(factory(task, 0), pacer)
+    session = PlaySession(store, task, req.the_setting(), req.budget, player, seed=req.seed,
+                          meta=_meta(state), clock=clock, on_close=_closing(factory),
+                          env_factory=runtime.make_env, spec=WEB_SPEC)
+    return session, pacer

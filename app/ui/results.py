@@ -1,0 +1,268 @@
+"""The Results view: leaderboard tables per game, setting and participant with bootstrap
+confidence intervals, the episodes left out, plots, and exports.
+
+Filters choose the scope (study, game, setting, kind of participant, practice). The
+leaderboard - a level-cluster bootstrap per metric and row - is computed in the executor while
+a busy bar runs; a newer request supersedes an older one, so the filters stay usable
+throughout. An annotator asking for a blind study's results is told they are hidden, unless
+"Researcher view" is ticked. The plot panel (and with it matplotlib) is built the first time
+the tab is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtWidgets import QProgressBar
+
+from app.studies import RESEARCHER, Blinded, Viewer
+from app.ui.models.app_state import AppState
+from app.ui.models.results_data import (
+    COLUMNS, EXPLAIN, HEADINGS, ResultsData, ResultsQuery, choices, compute, left_out_lines,
+    left_out_text, row_cells, scope_text, write_table)
+from app.ui.qt import (
+    QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+    QListWidget, QPushButton, QSplitter, Qt, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QWidget)
+
+KINDS = (("all players", None), ("people", "human"), ("models", "model"),
+         ("scripts", "script"))
+LEGEND = ("Efficiency is ING-VP's action efficiency - actions that changed the state divided "
+          "by all actions, averaged per level, then over levels; \"pooled\" weighs every "
+          "action equally instead. Human-relative efficiency follows ARC-AGI-3: min(1, "
+          "(median solving human's actions / actions)²), 0 when unsolved.")
+
+
+def _combo(items: list[tuple[str, Any]]) -> QComboBox:
+    combo = QComboBox()
+    for text, value in items:
+        combo.addItem(text, value)
+    return combo
+
+
+class ResultsView(QWidget):
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.data: ResultsData | None = None
+        self.computing: Any = None
+        """The latest computation (an asyncio task)."""
+        self._generation = 0
+
+        self.study = _combo([("all studies and free play", None)])
+        self.game = _combo([("all games", None)])
+        self.setting = _combo([("all settings", None)])
+        self.kind = _combo(list(KINDS))
+        self.practice = QCheckBox("Include practice")
+        self.pool = QCheckBox("Pool annotators")
+        self.pool.setToolTip("One row for all human annotators together")
+        self.researcher = QCheckBox("Researcher view")
+        self.researcher.setToolTip("Include blind studies. Annotators of a blind study leave "
+                                   "it off.")
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(140)
+        self.busy_bar.setMaximumHeight(14)
+        self.busy_text = QLabel("")
+        self.busy_text.setObjectName("hint")
+        self.export_button = QPushButton("Export table…")
+        self.export_button.setToolTip("Save the leaderboard as CSV or JSON")
+
+        self.notice = QLabel("")
+        self.notice.setObjectName("warning")
+        self.notice.setWordWrap(True)
+        self.table = QTableWidget(0, len(HEADINGS))
+        self.table.setObjectName("leaderboard")
+        self.table.setHorizontalHeaderLabels(list(HEADINGS))
+        for i, (metric, _, _) in enumerate(COLUMNS, start=5):
+            self.table.horizontalHeaderItem(i).setToolTip(EXPLAIN[metric])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setAlternatingRowColors(True)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.scope_note = QLabel("")
+        self.scope_note.setObjectName("hint")
+        self.scope_note.setWordWrap(True)
+        self.legend = QLabel(LEGEND)
+        self.legend.setObjectName("hint")
+        self.legend.setWordWrap(True)
+        self.left_out = QLabel("")
+        self.left_out_list = QListWidget()
+        self.left_out_list.setObjectName("left_out")
+        self.left_out_list.setMaximumHeight(56)
+        self.plot: Any = None
+        """The :class:`~app.ui.results_plot.PlotPanel`, made when the tab is first shown."""
+        self.plot_box = QWidget()
+        self.plot_layout = QVBoxLayout(self.plot_box)
+        self.plot_layout.setContentsMargins(0, 0, 0, 0)
+
+        filters = QHBoxLayout()
+        for text, w in (("Study", self.study), ("Game", self.game), ("Setting", self.setting),
+                        ("Players", self.kind)):
+            filters.addWidget(QLabel(text))
+            filters.addWidget(w)
+        for w in (self.practice, self.pool, self.researcher):
+            filters.addWidget(w)
+        filters.addStretch(1)
+        filters.addWidget(self.busy_text)
+        filters.addWidget(self.busy_bar)
+        filters.addWidget(self.export_button)
+        top = QWidget()
+        tv = QVBoxLayout(top)
+        tv.setContentsMargins(0, 0, 0, 0)
+        tv.addWidget(self.notice)
+        tv.addWidget(self.table, 1)
+        tv.addWidget(self.scope_note)
+        tv.addWidget(self.legend)
+        tv.addWidget(self.left_out)
+        tv.addWidget(self.left_out_list)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.plot_box)
+        split.setSizes([520, 330])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(filters)
+        layout.addWidget(split, 1)
+
+        for combo in (self.study, self.game, self.setting, self.kind):
+            combo.activated.connect(lambda _i: self.recompute())
+        for box in (self.practice, self.pool, self.researcher):
+            box.toggled.connect(lambda _on: self.recompute())
+        self.export_button.clicked.connect(self._choose_file)
+        self._busy(False)
+        self._show(None)
+
+    # -- computing ----------------------------------------------------------------------------
+
+    @property
+    def viewer(self) -> Viewer:
+        who = self.state.prefs.annotator
+        return RESEARCHER if self.researcher.isChecked() or not who else Viewer(who)
+
+    def query(self) -> ResultsQuery:
+        return ResultsQuery(study=self.study.currentData(), game=self.game.currentData(),
+                            setting=self.setting.currentData(), kind=self.kind.currentData(),
+                            include_practice=self.practice.isChecked(),
+                            pool_humans=self.pool.isChecked(), viewer=self.viewer)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.plot is None:
+            from app.ui.results_plot import PlotPanel
+            self.plot = PlotPanel(self.state, self.on_error)
+            self.plot_layout.addWidget(self.plot)
+            self.plot.set_data(self.data if self.table.rowCount() else None)
+        self.recompute(refresh_choices=True)
+
+    def _busy(self, on: bool, text: str = "") -> None:
+        self.busy_bar.setVisible(on)
+        self.busy_text.setText(text if on else "")
+
+    def recompute(self, refresh_choices: bool = False) -> Any:
+        """Compute the leaderboard for the filters in the executor; returns the task."""
+        if self.state.store is None:
+            return None
+        self._generation += 1
+        generation = self._generation
+        self._busy(True, "Computing the leaderboard…")
+
+        async def work() -> None:
+            loop = asyncio.get_running_loop()
+            store = self.state.store
+            if refresh_choices:
+                found = await loop.run_in_executor(self.state.executor, choices, store)
+                self._offer(found)
+            query = self.query()
+            try:
+                data = await loop.run_in_executor(self.state.executor, compute, store, query)
+            except Blinded as err:
+                if generation == self._generation:
+                    self._busy(False)
+                    self._show(None, f"{err}. Ask the researcher for the results once the "
+                                     "study is over.")
+                return
+            if generation == self._generation:
+                self._busy(False)
+                self._show(data)
+
+        def failed(err: BaseException) -> None:
+            self._busy(False)
+            self.on_error(err)
+        self.computing = self.state.jobs.start(work(), name="results", on_error=failed)
+        return self.computing
+
+    def _offer(self, found: Any) -> None:
+        for combo, values in ((self.study, found.studies), (self.game, found.games),
+                              (self.setting, found.settings)):
+            keep = combo.currentData()
+            combo.blockSignals(True)
+            while combo.count() > 1:
+                combo.removeItem(1)
+            for v in values:
+                combo.addItem(v, v)
+            at = combo.findData(keep)
+            combo.setCurrentIndex(at if at >= 0 else 0)
+            combo.blockSignals(False)
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def _show(self, data: ResultsData | None, notice: str = "") -> None:
+        self.data = data
+        self.notice.setText(notice)
+        self.notice.setVisible(bool(notice))
+        rows = row_cells(data) if data is not None else []
+        self.table.setRowCount(len(rows))
+        for i, cells in enumerate(rows):
+            record = data.board.rows[i]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if 3 <= col:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if 5 <= col < 5 + len(COLUMNS):
+                    metric = COLUMNS[col - 5][0]
+                    n = record.metric(metric).n
+                    item.setToolTip(f"n = {n} level{'s' if n != 1 else ''}. {EXPLAIN[metric]}")
+                self.table.setItem(i, col, item)
+        if data is None:
+            self.scope_note.setText("" if notice else "Computing…")
+            self.left_out.setText("")
+            self.left_out_list.clear()
+            self.left_out_list.hide()
+        else:
+            self.scope_note.setText(scope_text(data) if rows else
+                                    "No finished episode in this scope yet.")
+            self.left_out.setText(left_out_text(data))
+            self.left_out_list.clear()
+            self.left_out_list.addItems(left_out_lines(data))
+            self.left_out_list.setVisible(bool(data.left_out))
+        self.export_button.setEnabled(bool(rows))
+        if self.plot is not None:
+            self.plot.set_data(data if rows else None)
+
+    def _choose_file(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the leaderboard",
+                                                   "leaderboard.csv",
+                                                   "CSV table (*.csv);;JSON (*.json)")
+        if path:
+            if not Path(path).suffix:
+                path += ".json" if "json" in chosen.lower() else ".csv"
+            self.export_table(path)
+
+    def export_table(self, path: str | Path) -> Any:
+        """Write the table shown as CSV or JSON (by suffix) in the executor; returns the task."""
+        if self.data is None:
+            return None
+        data = self.data
+
+        async def work() -> None:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self.state.executor, write_table, data, path)
+        return self.state.jobs.start(work(), name="export table", on_error=self.on_error)

@@ -1,0 +1,153 @@
+"""The Results view's plot panel: human vs models per game, or score distributions, drawn by
+matplotlib on a Qt canvas and exported as PNG, SVG or PDF.
+
+The figures come from ``app.results.plots`` (pyplot-free). Export draws the same plot afresh
+in the executor and saves that copy, so the figure on screen is never touched off the UI
+thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Callable
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+
+from app.results.leaderboard import METRICS
+from app.results.plots import LABELS, PlotError
+from app.ui.models.app_state import AppState
+from app.ui.models.results_data import (
+    EPISODE_SCORES, PLOT_KINDS, PlotChoice, ResultsData, make_figure, write_plot)
+from app.ui.qt import (
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget)
+
+FILTERS = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
+
+
+class PlotPanel(QWidget):
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.data: ResultsData | None = None
+        self.canvas: FigureCanvasQTAgg | None = None
+        self.kind = QComboBox()
+        for value, text in PLOT_KINDS:
+            self.kind.addItem(text, value)
+        self.metric = QComboBox()
+        self.game = QComboBox()
+        self.game_label = QLabel("Game")
+        self.export_button = QPushButton("Export plot…")
+        self.export_button.setToolTip("Save this plot as PNG, SVG or PDF")
+        self.saved = QLabel("")
+        self.saved.setObjectName("hint")
+        self.message = QLabel("")
+        self.message.setObjectName("hint")
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.message.setWordWrap(True)
+        self.area = QVBoxLayout()
+        self.area.addWidget(self.message, 1)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Plot"))
+        controls.addWidget(self.kind)
+        controls.addWidget(QLabel("Metric"))
+        controls.addWidget(self.metric)
+        controls.addWidget(self.game_label)
+        controls.addWidget(self.game)
+        controls.addStretch(1)
+        controls.addWidget(self.saved)
+        controls.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addLayout(self.area, 1)
+        self.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
+        self.metric.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.game.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.export_button.clicked.connect(self._choose_file)
+        self._kind_changed()
+
+    def choice(self) -> PlotChoice:
+        return PlotChoice(self.kind.currentData(), self.metric.currentData() or "accuracy",
+                          self.game.currentData())
+
+    def _kind_changed(self) -> None:
+        distribution = self.kind.currentData() == "score_distribution"
+        names = EPISODE_SCORES if distribution else METRICS
+        keep = self.metric.currentData()
+        self.metric.blockSignals(True)
+        self.metric.clear()
+        for name in names:
+            self.metric.addItem(LABELS.get(name, name), name)
+        at = self.metric.findData(keep)
+        self.metric.setCurrentIndex(at if at >= 0 else 0)
+        self.metric.blockSignals(False)
+        self.game.setVisible(distribution)
+        self.game_label.setVisible(distribution)
+        self.redraw()
+
+    def set_data(self, data: ResultsData | None) -> None:
+        self.data = data
+        games = sorted({e.game for e in data.episodes}) if data is not None else []
+        keep = self.game.currentData()
+        self.game.blockSignals(True)
+        self.game.clear()
+        self.game.addItem("all games", None)
+        for g in games:
+            self.game.addItem(g, g)
+        at = self.game.findData(keep)
+        self.game.setCurrentIndex(at if at >= 0 else 0)
+        self.game.blockSignals(False)
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the chosen plot for the current results (or say why there is none)."""
+        if self.canvas is not None:
+            self.area.removeWidget(self.canvas)
+            self.canvas.deleteLater()
+            self.canvas = None
+        figure = None
+        if self.data is None:
+            self.message.setText("The plot appears once the results are computed.")
+        else:
+            try:
+                figure = make_figure(self.data, self.choice())
+            except PlotError as err:
+                self.message.setText(f"Nothing to plot: {err}.")
+        self.export_button.setEnabled(figure is not None)
+        self.message.setVisible(figure is None)
+        if figure is not None:
+            self.canvas = FigureCanvasQTAgg(figure)
+            self.canvas.setObjectName("plot_canvas")
+            self.canvas.setMinimumHeight(260)
+            self.area.addWidget(self.canvas, 1)
+            self.canvas.draw_idle()
+
+    def _choose_file(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the plot", "results.png",
+                                                   FILTERS)
+        if path:
+            if not Path(path).suffix:
+                path += "." + chosen.split("*.")[-1].rstrip(")")
+            self.export(path)
+
+    def export(self, path: str | Path) -> Any:
+        """Save the plot on screen to ``path`` (PNG, SVG or PDF by suffix) in the executor;
+        returns the asyncio task."""
+        if self.data is None:
+            return None
+        data, choice = self.data, self.choice()
+
+        async def work() -> None:
+            loop = asyncio.get_running_loop()
+            self.saved.setText("Saving…")
+            try:
+                done = await loop.run_in_executor(self.state.executor, write_plot, data, choice,
+                                                  path)
+            except Exception:
+                self.saved.setText("")
+                raise
+            self.saved.setText(f"Saved {Path(done).name}")
+        return self.state.jobs.start(work(), name="export plot", on_error=self.on_error)

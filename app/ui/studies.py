@@ -1,0 +1,323 @@
+"""The Studies view: pick a study (or create one from its YAML file), see your queue through
+it with progress, and play the next task in the Play tab under the study's conditions.
+
+The queue lives in the database, never in this widget: every refresh reads it again, so
+closing the app mid-task (the episode is recorded ``interrupted``) and opening it another day
+shows the task as paused, and "Continue" resumes it from its last step with the time used so
+far counted. In a blind study the queue shows no outcomes and the play view no "Solved".
+Reading the queue and storing a study run in the executor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from PySide6.QtWidgets import QProgressBar
+
+from app.core.episode import Ended
+from app.players.human import HumanPlayer
+from app.studies import Problem, StudyFileError
+from app.ui.models.app_state import AppState
+from app.ui.models.study_run import (
+    STATUS_TEXT, QueueSnapshot, StudySession, budget_text, create_from_file, limit_text,
+    next_label,
+    open_queue, outcome_text, progress_text, study_summary)
+from app.ui.play import PlayView
+from app.ui.qt import (
+    QAbstractItemView, QColor, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+    QPushButton, Qt, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from app.ui.studies_create import ProblemsPanel
+from db.store import StudyExists
+
+COLUMNS = ("#", "Task", "Game", "Level", "Setting", "Budget", "Time limit", "Status",
+           "Outcome")
+PRACTICE_TINT = QColor(255, 246, 214)
+DONE_INK = QColor(93, 102, 117)
+PAUSED_INK = QColor(179, 92, 0)
+HOW = ("\"Next task\" opens the task in the Play tab with the study's budget and time limit. "
+       "Closing the app or pausing mid-task keeps every step; the task continues from there "
+       "next time, with the time already used counted.")
+
+
+class StudiesView(QWidget):
+    """An annotator's studies; plays tasks through ``play`` (the library's play view)."""
+
+    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
+                 play: PlayView, show_play: Callable[[], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.on_error = on_error
+        self.play = play
+        self.show_play = show_play
+        self.snapshot: QueueSnapshot | None = None
+        self._generation = 0
+        self.loading: Any = None
+        """The running refresh (an asyncio task), for tests and the busy hint."""
+
+        self.study = QComboBox()
+        self.study.setObjectName("study")
+        self.study.setMinimumWidth(260)
+        self.create_button = QPushButton("Create from study file…")
+        self.refresh_button = QPushButton("Refresh")
+        self.title = QLabel("Studies")
+        self.title.setObjectName("title")
+        self.summary = QLabel("")
+        self.summary.setObjectName("hint")
+        self.summary.setWordWrap(True)
+        self.description = QLabel("")
+        self.description.setWordWrap(True)
+        self.who = QLabel("")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("queue_progress")
+        self.progress.setTextVisible(True)
+        self.next_button = QPushButton("Next task")
+        self.next_button.setObjectName("primary")
+        self.pause_button = QPushButton("Pause the task being played")
+        self.pause_button.setToolTip("Stops the task now; it is saved as paused and continues "
+                                     "from the same step next time (also after closing the app).")
+        self.playing = QLabel("")
+        self.playing.setObjectName("hint")
+        self.busy = QLabel("")
+        self.busy.setObjectName("hint")
+        self.empty = QLabel("No study yet. Create one from a study file (YAML): it lists the "
+                            "tasks, budget, time limits and order - see docs/studies.md.")
+        self.empty.setObjectName("hint")
+        self.empty.setWordWrap(True)
+        self.problems = ProblemsPanel()
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setObjectName("queue")
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.how = QLabel(HOW)
+        self.how.setObjectName("hint")
+        self.how.setWordWrap(True)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Study"))
+        top.addWidget(self.study)
+        top.addWidget(self.refresh_button)
+        top.addStretch(1)
+        top.addWidget(self.busy)
+        top.addWidget(self.create_button)
+        actions = QHBoxLayout()
+        actions.addWidget(self.next_button)
+        actions.addWidget(self.pause_button)
+        actions.addWidget(self.playing, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(top)
+        layout.addWidget(self.problems)
+        layout.addWidget(self.title)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.description)
+        layout.addWidget(self.who)
+        layout.addWidget(self.progress)
+        layout.addLayout(actions)
+        layout.addWidget(self.how)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty)
+
+        self.study.activated.connect(lambda _i: self.refresh())
+        self.refresh_button.clicked.connect(self.refresh)
+        self.create_button.clicked.connect(self._choose_file)
+        self.next_button.clicked.connect(self.next_task)
+        self.pause_button.clicked.connect(self.pause)
+        self._show(None)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    @property
+    def annotator(self) -> str | None:
+        return self.state.prefs.annotator
+
+    def refresh(self) -> None:
+        """Read the studies and this annotator's queue again (in the executor)."""
+        if self.state.store is None:
+            self._show(None)
+            return
+        self._generation += 1
+        self.busy.setText("Reading the queue…")
+        work = self._load(self._generation, self.study.currentText())
+        self.loading = self.state.jobs.start(work, name="study queue", on_error=self._failed)
+
+    def _failed(self, err: BaseException) -> None:
+        self.busy.setText("")
+        self.on_error(err)
+
+    async def _load(self, generation: int, wanted: str) -> None:
+        store = self.state.store
+        loop = asyncio.get_running_loop()
+        names = await loop.run_in_executor(self.state.executor, store.study_names)
+        if generation != self._generation:
+            return
+        name = wanted if wanted in names else (names[0] if names else "")
+        snapshot, summary = None, ""
+        if name:
+            summary = await loop.run_in_executor(self.state.executor, study_summary, store, name)
+            if self.annotator:
+                snapshot = await loop.run_in_executor(self.state.executor, open_queue, store,
+                                                      name, self.annotator)
+        if generation != self._generation:
+            return
+        self.study.blockSignals(True)
+        self.study.clear()
+        self.study.addItems(names)
+        self.study.setCurrentIndex(names.index(name) if name else -1)
+        self.study.blockSignals(False)
+        self.title.setText(name or "Studies")
+        self.summary.setText(summary)
+        self.empty.setVisible(not names)
+        self.busy.setText("")
+        self._show(snapshot)
+
+    def _show(self, snapshot: QueueSnapshot | None) -> None:
+        self.snapshot = snapshot
+        has_study = bool(self.study.currentText())
+        if not self.annotator:
+            self.who.setText("Choose your annotator id (toolbar: Annotator) to see your queue.")
+        else:
+            self.who.setText(f"Queue of annotator <b>{self.annotator}</b> - practice tasks "
+                             "come first and are never scored.")
+        self.description.setText(snapshot.description if snapshot else "")
+        self.description.setVisible(bool(snapshot and snapshot.description))
+        items = snapshot.items if snapshot else []
+        self.progress.setVisible(snapshot is not None)
+        if snapshot is not None:
+            p = snapshot.progress
+            self.progress.setRange(0, max(1, p.total))
+            self.progress.setValue(p.done)
+            self.progress.setFormat(progress_text(p))
+        self.next_button.setEnabled(snapshot is not None and snapshot.next is not None)
+        self.next_button.setText(next_label(snapshot.next) if snapshot else "Next task")
+        self.next_button.setVisible(has_study)
+        self._show_playing()
+        self.table.setRowCount(len(items))
+        for row, item in enumerate(items):
+            level = item.level_title or f"level {item.level_number}"
+            budget = budget_text(snapshot.queue.protocol.task(item.key))
+            cells = (str(item.position), item.key + ("  practice" if item.practice else ""),
+                     item.game, level, item.setting, budget, limit_text(item.time_limit),
+                     STATUS_TEXT.get(item.status, item.status), outcome_text(item))
+            for col, text in enumerate(cells):
+                cell = QTableWidgetItem(text)
+                if item.practice:
+                    cell.setBackground(PRACTICE_TINT)
+                if item.status == "done":
+                    cell.setForeground(DONE_INK)
+                elif item.status in ("interrupted", "in_progress") and col == 7:
+                    cell.setForeground(PAUSED_INK)
+                    font = cell.font()
+                    font.setBold(True)
+                    cell.setFont(font)
+                if col == 0:
+                    cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(row, col, cell)
+        self.table.setVisible(has_study)
+        self.how.setVisible(has_study)
+
+    def _study_session(self) -> StudySession | None:
+        s = self.play.session
+        return s if isinstance(s, StudySession) and self.play.busy else None
+
+    def _show_playing(self) -> None:
+        s = self._study_session()
+        self.pause_button.setVisible(s is not None)
+        self.playing.setText(f"Playing {s.item.key} of {s.study} in the Play tab." if s else "")
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def next_task(self) -> None:
+        """Open the first task not done in the Play tab (a paused one is continued)."""
+        running = self._study_session()
+        if running is not None and running.study == self.study.currentText():
+            self.show_play()
+            return
+        if self.state.store is None or not self.annotator or not self.study.currentText():
+            return
+        self.next_button.setEnabled(False)
+        self.state.jobs.start(self._start_next(self.study.currentText(), self.annotator),
+                              name="next study task", on_error=self._failed)
+
+    async def _stop_play(self) -> None:
+        task = self.play.task
+        self.play.stop()
+        if task is not None and not task.done():
+            await asyncio.wait([task])
+
+    async def _start_next(self, study: str, annotator: str) -> None:
+        await self._stop_play()  # whatever ran is kept as interrupted
+        loop = asyncio.get_running_loop()
+        snapshot = await loop.run_in_executor(self.state.executor, open_queue,
+                                              self.state.store, study, annotator)
+        self._show(snapshot)
+        item = snapshot.next
+        if item is None:
+            return
+        player = HumanPlayer(annotator, {"input": "keyboard and mouse"})
+        session = StudySession(self.state.store, snapshot.queue, item, player)
+        session.subscribe(lambda event: self.refresh() if isinstance(event, Ended) else None)
+        self.show_play()
+        self.play.begin(session, None, then=("Next task", self.next_task),
+                        blind=snapshot.queue.blind)
+        kind = "practice, not scored" if item.practice else "scored"
+        self.play.title.setText(f"{study} · task {item.key} ({kind}) · "
+                                f"{self.play.title.text()}")
+        self._show_playing()
+
+    def pause(self) -> None:
+        """Stop the study task being played; it is kept as paused and can be continued."""
+        if self._study_session() is None:
+            return
+        self.state.jobs.start(self._pause(), name="pause study task", on_error=self._failed)
+
+    async def _pause(self) -> None:
+        await self._stop_play()
+        self.refresh()
+
+    # -- creating -----------------------------------------------------------------------------
+
+    def _choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Create a study from its file", "",
+                                              "Study files (*.yaml *.yml);;All (*)")
+        if path:
+            self.create_from_file(path)
+
+    def create_from_file(self, path: str) -> Any:
+        """Check and store the study in ``path`` (in the executor); problems are listed in
+        the view. Returns the asyncio task."""
+        if self.state.store is None:
+            return None
+        self.problems.hide()
+        self.busy.setText("Checking the study file…")
+        return self.state.jobs.start(self._create(path), name="create study",
+                                     on_error=self._failed)
+
+    async def _create(self, path: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            protocol = await loop.run_in_executor(self.state.executor, create_from_file,
+                                                  self.state.store, path)
+        except StudyFileError as err:
+            self.busy.setText("")
+            self.problems.show_problems(err.source, err.problems)
+            return
+        except StudyExists as err:
+            self.busy.setText("")
+            self.problems.show_problems(path, [Problem("name", str(err))])
+            return
+        self.study.blockSignals(True)
+        self.study.addItem(protocol.name)
+        self.study.setCurrentText(protocol.name)
+        self.study.blockSignals(False)
+        self.refresh()

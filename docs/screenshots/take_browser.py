@@ -1,0 +1,163 @@
+"""Screenshots of the web-task views, taken from the real app window under Xvfb (a sibling of
+``take.py``).
+
+    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python docs/screenshots/take_browser.py
+
+It starts the app on a scratch database, opens the Library's "Web tasks" entry, plays a
+classifieds task in the browser pane as a person would (a search typed into the page, the
+pointer over a listing, the Set-of-Marks shown), then the same pane with the marks hidden and a
+field being typed into, then the model demo on a web task, and saves library-web.png,
+browser-pane.png, browser-pane-plain.png and browser-demo.png next to this file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+SCRATCH = Path(tempfile.mkdtemp(prefix="playbench-web-shots-"))
+os.environ["PLAYBENCH_CONFIG_DIR"] = str(SCRATCH / "config")
+os.environ["PLAYBENCH_DB"] = f"sqlite:///{SCRATCH / 'demo.sqlite3'}"
+os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
+(SCRATCH / "config").mkdir()
+(SCRATCH / "config" / "ui.json").write_text('{"annotator": "ann-07", "demo_delay": 0.5}')
+
+
+
+def shoot(window: Any, name: str) -> None:
+    """The screen area of the window, as a PNG (as take.py saves its pictures)."""
+    from PySide6.QtWidgets import QApplication
+    QApplication.processEvents()
+    geo = window.frameGeometry()
+    pix = window.screen().grabWindow(0, geo.x(), geo.y(), geo.width(), geo.height())
+    if pix.isNull() or pix.width() == 0:
+        pix = window.grab()
+    path = HERE / f"{name}.png"
+    pix.save(str(path))
+    print(f"saved {path.relative_to(ROOT)} ({pix.width()}x{pix.height()})", flush=True)
+
+
+async def until(cond: Callable[[], Any], timeout: float = 60.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise TimeoutError("the app did not get there in time")
+        await asyncio.sleep(0.02)
+
+
+async def tour(window: Any) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    async def settle(seconds: float = 0.4) -> None:
+        await asyncio.sleep(seconds)
+        QApplication.processEvents()
+
+    lib = window.library
+    lib.select("web")
+    panel = lib.web
+    await until(lambda: bool(panel.rows))
+    panel.select_task(24)
+    await settle()
+    shoot(window, "library-web")
+
+    view = window.web
+    canvas = view.page.canvas
+
+    def idle() -> bool:
+        s = view.session
+        return s is not None and s.episode_id != 0 and (s.result is not None or (
+            s.player.waiting and not view._in_flight and not view._pending and not view._ready))
+
+    def at(tag: str, text: str) -> Any:
+        e = next(e for e in view.session.observation.info["som"]
+                 if e["tag"] == tag and e["text"].startswith(text))
+        x, y, w, h = e["box"]
+        return canvas.from_page(x + w / 2, y + h / 2).toPoint()
+
+    async def start(task_id: int, setting: str = "default") -> None:
+        window.tabs.setCurrentWidget(lib)
+        lib.select("web")
+        panel.select_task(task_id)
+        panel.player.setCurrentIndex(panel.player.findData("human"))
+        panel.setting.setCurrentIndex(panel.setting.findData(setting))
+        old = view.session
+        panel.play.click()
+        await until(lambda: view.session is not old and idle())
+        await until(lambda: view.page.frames_received > 0)
+
+    # 1. The pane with the Set-of-Marks: a search typed into the page, a listing pointed at.
+    await start(24)
+    QTest.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=at("INPUT", "Search"))
+    QTest.keyClicks(canvas, "guitar")
+    QTest.keyClick(canvas, Qt.Key.Key_Return)
+    await until(lambda: len(view.session.steps) == 1 and idle())
+    await settle(1.0)
+    listing = next(e for e in view.session.observation.info["som"]
+                   if e["tag"] == "A" and "$" in e["text"])
+    x, y, w, h = listing["box"]
+    QTest.mouseMove(canvas, canvas.from_page(x + w / 2, y + h / 3).toPoint())
+    view._hovered((x + w / 2, y + h / 3))
+    await settle(0.6)
+    shoot(window, "browser-pane")
+
+    # 2. The same kind of page without marks, a field being typed into (not sent yet).
+    view.marks.setChecked(False)
+    await start(25)
+    view.marks.setChecked(False)
+    await settle(1.5)  # the listing photos finish loading
+    QTest.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=at("INPUT", "Search"))
+    QTest.keyClicks(canvas, "red lamp")
+    await until(lambda: view.hi.typing is not None and view.hi.typing.buffer == "red lamp")
+    await settle(0.6)
+    shoot(window, "browser-pane-plain")
+    view.stop()
+    await until(lambda: view.session.result is not None)
+
+    # 3. The model demo on a web task: the page as the model sees it, paused mid-run.
+    window.tabs.setCurrentWidget(lib)
+    panel.select_task(17)
+    panel.player.setCurrentIndex(panel.player.findData("model:demo"))
+    panel.setting.setCurrentIndex(panel.setting.findData("vwa:som"))
+    panel.play.click()
+    demo = window.demo
+    await until(lambda: demo.session is not None and len(demo.session.steps) >= 2)
+    demo._toggle_pause()
+    await until(lambda: demo.pacer.waiting)
+    await settle(0.8)
+    shoot(window, "browser-demo")
+    demo._toggle_pause()
+    await until(lambda: demo.session.result is not None)
+
+
+def main() -> int:
+    from PySide6.QtCore import QTimer
+
+    from app.ui.main import run_app
+
+    def ready(window: Any) -> None:
+        window.move(40, 30)
+        window.resize(1500, 920)
+
+        async def go() -> None:
+            try:
+                await tour(window)
+            finally:
+                QTimer.singleShot(0, window.close)
+        asyncio.ensure_future(go())
+
+    return run_app(None, on_ready=ready)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

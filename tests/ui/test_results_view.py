@@ -1,0 +1,177 @@
+"""The Results tab: the leaderboard with its intervals exactly as ``app.results.leaderboard``
+computes them for the same scope, filters, the episodes left out, the plots on a Qt canvas,
+exports of the plot (PNG, SVG, PDF) and the table (CSV, JSON), and blind studies."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from app.players.factory import player_factory
+from app.results import Scope, leaderboard
+from app.results.leaderboard import METRICS
+from app.studies import Viewer, run_sweep
+from tests.ui.conftest import ANNOTATOR
+from tests.ui.test_compare_view import seed
+
+DIGITS = {"steps_over_optimal": 2}
+HEADING = {"accuracy": "Accuracy %", "completion": "Completion",
+           "efficiency": "Efficiency % (ING-VP)",
+           "magebench": "MageBench", "steps_over_optimal": "Steps / optimal",
+           "human_relative": "Human-relative %"}
+
+
+async def seed_with_spread(store, tmp_path, blind: bool) -> None:
+    """The compare tests' study plus three random-player repeats, whose scores vary (so the
+    intervals have width)."""
+    await seed(store, tmp_path, blind)
+    await run_sweep(store, "pilot", player_factory("random"), repeat=3)
+
+
+def seeded_window(make_window, qtbot, aloop, tmp_path, blind: bool = False):
+    window = make_window()
+    job = aloop.create_task(seed_with_spread(window.state.store, tmp_path, blind))
+    qtbot.waitUntil(job.done, timeout=60000)
+    job.result()
+    return window
+
+
+def computed(qtbot, view) -> None:
+    qtbot.waitUntil(lambda: view.computing is not None and view.computing.done(),
+                    timeout=30000)
+    assert view.computing.exception() is None
+
+
+def choose(qtbot, view, combo, value) -> None:
+    combo.setCurrentIndex(combo.findData(value))
+    view.recompute()
+    assert view.busy_bar.isVisible()  # the busy bar runs while the executor works
+    computed(qtbot, view)
+    assert not view.busy_bar.isVisible()
+
+
+def expected_cell(est, digits: int) -> str:
+    """``72.0 [61.3, 80.1]  n=4``: value, interval, levels behind it."""
+    if est.value is None:
+        return "-"
+    if est.low is None:
+        return f"{est.value:.{digits}f}  n={est.n}"
+    return f"{est.value:.{digits}f} [{est.low:.{digits}f}, {est.high:.{digits}f}]  n={est.n}"
+
+
+def test_leaderboard_matches_the_results_api_and_exports(
+        make_window, qtbot, aloop, tmp_path):
+    window = seeded_window(make_window, qtbot, aloop, tmp_path)
+    view = window.results
+    window.tabs.setCurrentWidget(view)
+    computed(qtbot, view)
+    choose(qtbot, view, view.study, "pilot")
+
+    board = leaderboard(window.state.store, Scope(study="pilot", viewer=Viewer(ANNOTATOR)))
+    assert view.table.rowCount() == len(board.rows) == 4
+    widths = [e.high - e.low for r in board.rows for e in (r.completion, r.efficiency)
+              if e.low is not None]
+    assert widths and max(widths) > 0
+    headings = [view.table.horizontalHeaderItem(c).text()
+                for c in range(view.table.columnCount())]
+    for i, row in enumerate(board.rows):
+        assert view.table.item(i, headings.index("Participant")).text() == \
+            f"{row.participant} ({row.kind})"
+        assert view.table.item(i, headings.index("Episodes")).text() == str(row.episodes)
+        for metric in METRICS:
+            col = headings.index(HEADING[metric])
+            item = view.table.item(i, col)
+            assert item.text() == expected_cell(row.metric(metric),
+                                                DIGITS.get(metric, 1)), (metric, i)
+            assert item.toolTip().startswith(f"n = {row.metric(metric).n} level")
+    accuracy = view.table.item(0, headings.index("Accuracy %")).text()
+    assert accuracy.startswith("100.0")
+    assert "Efficiency is ING-VP's action efficiency" in view.legend.text()
+    assert "1 interrupted" in view.left_out.text()
+    assert view.left_out_list.count() == 1 and "carol" in view.left_out_list.item(0).text()
+
+    # Filters: people only.
+    choose(qtbot, view, view.kind, "human")
+    assert {view.table.item(i, 2).text() for i in range(view.table.rowCount())} == \
+        {f"{ANNOTATOR} (human)", "bob (human)"}
+
+    # The plot is drawn on a Qt canvas, then switched to the score distribution.
+    plot = view.plot
+    assert plot.canvas is not None and plot.canvas.isVisible()
+    bars = plot.canvas.figure.axes[0]
+    assert len(bars.patches) == 2 and "accuracy" in bars.get_title()  # one bar per person
+    plot.kind.setCurrentIndex(plot.kind.findData("score_distribution"))
+    assert "completion per episode" in plot.canvas.figure.axes[0].get_title()
+    plot.canvas.grab()  # renders through the Qt backend
+
+    for suffix, magic in (("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")):
+        path = tmp_path / f"plot.{suffix}"
+        job = plot.export(path)
+        qtbot.waitUntil(job.done, timeout=20000)
+        assert job.exception() is None
+        data = path.read_bytes()
+        assert len(data) > 1000 and data.startswith(magic)
+
+    for suffix in ("csv", "json"):
+        job = view.export_table(tmp_path / f"board.{suffix}")
+        qtbot.waitUntil(job.done, timeout=20000)
+        assert job.exception() is None
+    humans = leaderboard(window.state.store, Scope(study="pilot", kind="human"))
+    rows = list(csv.DictReader((tmp_path / "board.csv").open()))
+    assert [r["participant"] for r in rows] == [r.participant for r in humans.rows]
+    assert float(rows[0]["accuracy"]) == humans.rows[0].accuracy.value
+    doc = json.loads((tmp_path / "board.json").read_text())
+    assert doc["rows"] == json.loads(json.dumps(humans.records()))
+    assert doc["scope"]["kind"] == "human" and doc["excluded"] == {"interrupted": 1}
+
+
+def test_a_blind_study_is_hidden_from_the_annotator(make_window, qtbot, aloop, tmp_path):
+    window = seeded_window(make_window, qtbot, aloop, tmp_path, blind=True)
+    view = window.results
+    window.tabs.setCurrentWidget(view)
+    computed(qtbot, view)
+    assert view.table.rowCount() == 0  # the global view leaves the blind study out
+    choose(qtbot, view, view.study, "pilot")
+    assert view.notice.isVisible() and "blind" in view.notice.text()
+    assert view.table.rowCount() == 0 and view.plot.canvas is None
+    view.researcher.setChecked(True)
+    computed(qtbot, view)
+    assert not view.notice.isVisible() and view.table.rowCount() == 4
+
+
+def test_the_computation_runs_off_the_ui_thread_with_a_busy_bar(
+        make_window, qtbot, aloop, tmp_path, monkeypatch):
+    """While the leaderboard is being computed (held here in the worker until released), the
+    UI thread keeps handling events and the busy bar shows; then the table appears."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    import app.ui.results as results_module
+    window = seeded_window(make_window, qtbot, aloop, tmp_path)
+    view = window.results
+    window.tabs.setCurrentWidget(view)
+    computed(qtbot, view)
+    release, entered, threads = threading.Event(), threading.Event(), []
+    real = results_module.compute
+
+    def held(store, query):
+        threads.append(threading.current_thread())
+        entered.set()
+        assert release.wait(20)
+        return real(store, query)
+    monkeypatch.setattr(results_module, "compute", held)
+    view.study.setCurrentIndex(view.study.findData("pilot"))
+    job = view.recompute()
+    qtbot.waitUntil(entered.is_set, timeout=10000)
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(10)
+    qtbot.waitUntil(lambda: len(ticks) >= 5, timeout=5000)  # the event loop is not blocked
+    timer.stop()
+    assert view.busy_bar.isVisible() and "Computing" in view.busy_text.text()
+    assert not job.done() and threads[0] is not threading.main_thread()
+    release.set()
+    qtbot.waitUntil(job.done, timeout=20000)
+    assert not view.busy_bar.isVisible() and view.table.rowCount() == 4
