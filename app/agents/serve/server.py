@@ -228,6 +228,9 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
     allow_reuse_address = True
+    # socketserver's default listen backlog is 5: a burst of concurrent episodes opening their
+    # connections at once overflowed it, and the dropped SYNs were retried a second later.
+    request_queue_size = 1024
     owner: ModelServer
 
     def handle_error(self, request: Any, client_address: Any) -> None:

@@ -51,7 +51,7 @@ def usage_line(decision: Decision, think_ms: float) -> str:
 
 def step_html(r: StepRecord) -> str:
     if r.valid:
-        what = "changed the board" if r.changed else "valid, nothing changed"
+        what = "changed the state" if r.changed else "valid, nothing changed"
         return (f'<div style="color:#1f7a3a">step {r.index + 1}: '
                 f'<span style="{MARK}">{_esc(r.action or "")}</span> - {what}</div>')
     action = f'<span style="{MARK}">{_esc(r.action)}</span> ' if r.action else ""
