@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from app.core.episode import Deciding, Ended, Moved, Started, Stepped
 from app.players.human import HumanInput as LoopInput
+from app.ui.banner import EndBanner
 from app.ui.browser_chrome import BrowserChrome
 from app.ui.browser_page import PageView
 from app.ui.hud import HudPanel
@@ -31,7 +32,7 @@ from app.ui.models.start import StartRequest
 from app.ui.models.web_session import WebInput, WebRuntime
 from app.ui.play import END_TEXT
 from app.ui.qt import (
-    QApplication, QCheckBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QApplication, QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
     QSplitter, Qt, QTimer, QVBoxLayout, QWidget, Signal)
 from app.web.human_input import Captured, HumanInput
 from games.web.som import SomItem
@@ -86,18 +87,11 @@ class BrowserPlayView(QWidget):
         self.page.set_placeholder("No page yet.")
         self.pointer = QLabel("")
         self.pointer.setObjectName("hint")
-        self.banner = QFrame()
-        self.banner.setObjectName("banner")
-        self.banner_text = QLabel("")
-        self.banner_text.setWordWrap(True)
-        self.next_button = QPushButton("Next task")
-        self.view_button = QPushButton("View this episode")
-        self.library_button = QPushButton("Library")
-        bl = QHBoxLayout(self.banner)
-        bl.addWidget(self.banner_text, 1)
-        for b in (self.next_button, self.view_button, self.library_button):
-            bl.addWidget(b)
-        self.banner.hide()
+        self.banner = EndBanner("Next task")
+        self.banner_text = self.banner.text
+        self.next_button = self.banner.next_button
+        self.view_button = self.banner.view_button
+        self.library_button = self.banner.library_button
 
         self.hud = HudPanel()
         self.marks = QCheckBox("Show the Set-of-Marks (the numbered boxes the model sees)")
@@ -309,13 +303,8 @@ class BrowserPlayView(QWidget):
             score = r.scores.get("score")
             text += (" Not scored (a part needs a judge model)." if score is None
                      else f" Score {score:g}" + (" - solved." if score == 1 else "."))
-        self.banner_text.setText(text)
-        solved = r.scores.get("score") == 1
-        self.banner.setProperty("kind", "good" if solved else "neutral")
-        self.banner.style().unpolish(self.banner)
-        self.banner.style().polish(self.banner)
-        self.next_button.setVisible(self.request is not None and self.request.next() is not None)
-        self.banner.show()
+        self.banner.show_end(text, r.scores.get("score") == 1, can_go_next=(
+            self.request is not None and self.request.next() is not None))
 
     def _end_stream(self) -> None:
         if self.stream is not None:

@@ -10,7 +10,7 @@ from app.ui.board import BoardWidget
 from app.ui.models.comparing import Cell, lane_facts, lane_title
 from app.ui.qt import (
     QColor, QFormLayout, QFrame, QImage, QLabel, QPainter, QPen, QSlider, Qt, QVBoxLayout,
-    QWidget)
+    QWidget, restyle)
 
 MARK = QColor(230, 120, 0)
 
@@ -66,16 +66,12 @@ class LaneWidget(QFrame):
         self.action.setText(cell.action)
         self.validity.setText(cell.validity)
         kind = "" if cell.valid is None else ("good" if cell.valid else "bad")
-        self.validity.setProperty("kind", kind)
-        self.validity.style().unpolish(self.validity)
-        self.validity.style().polish(self.validity)
+        restyle(self.validity, "kind", kind)
         self.score.setText(cell.score)
         self.note.setText(note)
         if marked != self.marked:
             self.marked = marked
-            self.setProperty("marked", "true" if marked else "false")
-            self.style().unpolish(self)
-            self.style().polish(self)
+            restyle(self, "marked", "true" if marked else "false")
 
     def show_frame(self, digest: str | None, image: QImage | None) -> None:
         """Show a decoded frame; while it is loading the previous one stays up."""

@@ -20,7 +20,7 @@ from app.ui.models.start import heading
 from app.ui.play import END_TEXT
 from app.ui.qt import (
     QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, Qt, QTimer, QVBoxLayout,
-    QWidget, Signal)
+    QWidget, Signal, restyle)
 from app.ui.transcript import TranscriptPane
 
 SPEEDS = (("as fast as the model answers", 0.0), ("0.25 s between steps", 0.25),
@@ -223,9 +223,7 @@ class DemoView(QWidget):
     def _show_paused(self) -> None:
         paused = self.pacer is not None and self.pacer.paused
         self.pause.setText("Resume" if paused else "Pause")
-        self.pause.setProperty("paused", paused)
-        self.pause.style().unpolish(self.pause)
-        self.pause.style().polish(self.pause)
+        restyle(self.pause, "paused", paused)
 
     def _step(self) -> None:
         if self.pacer is not None:

@@ -7,7 +7,7 @@ from app.core.recorder import StepRecord
 from app.ui.models.session import PlaySession
 from app.ui.qt import (
     QFrame, QGridLayout, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit, QColor,
-    QVBoxLayout, QWidget, monospace)
+    QVBoxLayout, QWidget, monospace, restyle)
 
 
 def clock_text(seconds: float) -> str:
@@ -143,7 +143,5 @@ class HudPanel(QWidget):
         self.think_now.setText("-" if thinking is None else f"{thinking:.1f} s")
 
     def show_feedback(self, text: str, kind: str = "bad") -> None:
-        self.feedback.setProperty("kind", kind)
-        self.feedback.style().unpolish(self.feedback)
-        self.feedback.style().polish(self.feedback)
+        restyle(self.feedback, "kind", kind)
         self.feedback.setText(text)

@@ -15,13 +15,14 @@ from app.core.episode import Deciding, Ended, Moved, Started, Stepped
 from app.players.board_input import HELP, Gesture, input_for
 from app.players.human import HumanInput, HumanPlayer
 from app.players.plans import join_plan, split_plan
+from app.ui.banner import EndBanner
 from app.ui.board import BoardWidget
 from app.ui.hud import HudPanel
 from app.ui.models.app_state import AppState
 from app.ui.models.session import PlaySession
 from app.ui.models.start import StartRequest, heading
 from app.ui.qt import (
-    QFrame, QHBoxLayout, QKeySequence, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QHBoxLayout, QKeySequence, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
     QShortcut, QSplitter, Qt, QTimer, QVBoxLayout, QWidget, Signal)
 
 END_TEXT = {
@@ -77,19 +78,11 @@ class PlayView(QWidget):
             self.digit_buttons.append(b)
         digit_row.addStretch(1)
 
-        self.banner = QFrame()
-        self.banner.setObjectName("banner")
-        self.banner_text = QLabel("")
-        self.banner_text.setObjectName("banner_text")
-        self.banner_text.setWordWrap(True)
-        self.next_button = QPushButton("Next level")
-        self.view_button = QPushButton("View this episode")
-        self.library_button = QPushButton("Library")
-        bl = QHBoxLayout(self.banner)
-        bl.addWidget(self.banner_text, 1)
-        for b in (self.next_button, self.view_button, self.library_button):
-            bl.addWidget(b)
-        self.banner.hide()
+        self.banner = EndBanner("Next level")
+        self.banner_text = self.banner.text
+        self.next_button = self.banner.next_button
+        self.view_button = self.banner.view_button
+        self.library_button = self.banner.library_button
 
         self.hud = HudPanel()
         self.typed = QLineEdit()
@@ -285,16 +278,12 @@ class PlayView(QWidget):
             if r.end_reason == "solved" and optimal is not None:
                 text += f" (optimal: {optimal})"
             text += "."
-        self.banner_text.setText(text)
-        self.banner.setProperty("kind", "good" if r.end_reason == "solved" and not self._blind
-                                else "neutral")
-        self.banner.style().unpolish(self.banner)
-        self.banner.style().polish(self.banner)
-        self.next_button.setText(self._then[0] if self._then else "Next level")
-        self.next_button.setVisible(self._then is not None or (
-            self.request is not None and self.request.next() is not None))
-        self.view_button.setVisible(not self._blind)
-        self.banner.show()
+        self.banner.show_end(
+            text, r.end_reason == "solved" and not self._blind,
+            next_text=self._then[0] if self._then else "Next level",
+            can_go_next=self._then is not None or (
+                self.request is not None and self.request.next() is not None),
+            can_view=not self._blind)
         self.hud.show_feedback("", "neutral")
 
     # -- input --------------------------------------------------------------------------------

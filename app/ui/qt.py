@@ -55,3 +55,11 @@ def monospace(point_size: int | None = None) -> QFont:
     if point_size:
         font.setPointSize(point_size)
     return font
+
+
+def restyle(widget: QWidget, name: str, value: object) -> None:
+    """Set a dynamic property the style sheet selects on (``[kind="good"]``) and re-apply the
+    sheet: Qt does not re-evaluate property selectors by itself."""
+    widget.setProperty(name, value)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)

@@ -11,9 +11,9 @@ from app.studies.access import RESEARCHER, Viewer, blind_study_ids
 from app.ui.models.records import (
     EpisodeRecord, EpisodeSummary, StepView, for_viewer, list_episodes)
 from app.ui.qt import (
-    QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QPlainTextEdit, QPushButton, QSlider, QSplitter, Qt, QTableWidget, QTableWidgetItem,
-    QVBoxLayout, QWidget, Signal, monospace, png_image)
+    QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
+    QLineEdit, QPlainTextEdit, QPushButton, QSlider, QSplitter, Qt, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget, Signal, monospace, png_image, restyle)
 
 COLUMNS = ("id", "game", "level", "who", "setting", "status", "steps", "solved")
 
@@ -284,9 +284,7 @@ class EpisodeViewer(QWidget):
         self.step_action.setText(st.action or "(none: unreadable)")
         reason = f" - {st.invalid_reason}" if st.invalid_reason else ""
         self.step_valid.setText(st.validity + reason)
-        self.step_valid.setProperty("kind", "good" if st.valid else "bad")
-        self.step_valid.style().unpolish(self.step_valid)
-        self.step_valid.style().polish(self.step_valid)
+        restyle(self.step_valid, "kind", "good" if st.valid else "bad")
         limit = record.budget.max_actions
         reward = "" if self.blinded else f"reward {st.reward_so_far:g} · "
         self.step_score.setText(
