@@ -47,7 +47,7 @@ class InstantModel:
         self.spent = 0.0
         self.cpu = 0.0
 
-    async def complete(self, prompt, headers=None) -> ModelReply:
+    async def complete(self, prompt, headers=None, on_text=None) -> ModelReply:
         t0, c0 = time.perf_counter(), time.process_time()
         plan = self.env.oracle() or []
         reply = self.protocols[family_of(self.setting)].format_answer(
