@@ -2,27 +2,27 @@
 so the longer edge fits a size, with a small cache so a repeated frame is encoded once.
 
 PNGs come from ``app.core.png`` (the "Up" row filter, several times faster than Pillow's adaptive
-filtering on boards) at zlib level 1, so the harness overhead per step stays small (see
+filtering on boards), encoded once per frame for the prompt and the record, so the harness overhead per step stays small (see
 benchmarks/bench_model_overhead.py).
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 from collections import OrderedDict
 
 import numpy as np
 from PIL import Image
 
-from app.core.png import encode_png
+from app.core.png import Frame, frame_digest, frame_png
 
 
 def png_bytes(frame: np.ndarray) -> bytes:
-    """Lossless PNG of an RGB (H x W x 3, uint8) frame, at zlib level 1: a request's image is
-    sent once, so speed matters more than size here (recorded frames use level 3)."""
-    return encode_png(np.ascontiguousarray(frame, dtype=np.uint8), level=1)
+    """Lossless PNG of an RGB (H x W x 3, uint8) frame; the bytes the recorder stores for the
+    same frame (encoded once per frame, see ``app.core.png.Frame``)."""
+    return frame_png(frame if isinstance(frame, Frame)
+                     else np.ascontiguousarray(frame, dtype=np.uint8))
 
 
 def fit(frame: np.ndarray, max_side: int | None) -> np.ndarray:
@@ -47,14 +47,11 @@ class ImageEncoder:
             raise ValueError(f"image format must be png or jpeg, got {fmt!r}")
         self.max_side = max_side
         self.fmt = fmt
-        self._cache: OrderedDict[bytes, str] = OrderedDict()
+        self._cache: OrderedDict[str, str] = OrderedDict()
         self._size = cache_size
 
     def __call__(self, frame: np.ndarray) -> str:
-        # sha256 rather than blake2b: with the CPU's SHA instructions it is several times
-        # faster on an 800 x 800 frame (1.3 ms against 3.2 ms here).
-        key = hashlib.sha256(np.ascontiguousarray(frame).data).digest() \
-            + str(frame.shape).encode()
+        key = frame_digest(frame)  # worked out once per frame, shared with the recorder
         url = self._cache.get(key)
         if url is not None:
             self._cache.move_to_end(key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol, Sequence
 
 from app.core.settings import Setting
+from app.core.png import as_frame
 from app.core.task import Task
 from app.core.types import Action, Observation, Transition
 from evaluators import board as board_metrics
@@ -60,7 +61,7 @@ class BoardTaskEnv:
         self.task: Task | None = None
 
     def _observe(self) -> Observation:
-        frame = self.board.render() if self.render_frames else None
+        frame = as_frame(self.board.render()) if self.render_frames else None
         return Observation(frame, self.board.text(), tuple(self.board.legal_actions()),
                            {"solved": self.board.solved()})
 

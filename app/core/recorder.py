@@ -7,14 +7,13 @@ Gymnasium, benchmarks).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 
-from app.core.png import encode_png
+from app.core.png import frame_digest, frame_png
 from db.store import Store
 
 
@@ -74,13 +73,6 @@ class Recorder(Protocol):
                scores: dict[str, float | None]) -> None: ...
 
 
-def frame_digest(frame: np.ndarray) -> str:
-    """Hash of a frame's pixels and shape (same picture, same key, without encoding it)."""
-    h = hashlib.sha256(f"{frame.shape}".encode())
-    h.update(np.ascontiguousarray(frame).data)
-    return h.hexdigest()
-
-
 class DbRecorder:
     """Writes episodes to a PlayBench database."""
 
@@ -98,7 +90,7 @@ class DbRecorder:
         digest = frame_digest(frame)
         if digest in self._written:
             return (digest, frame.shape[1], frame.shape[0], None)
-        return (digest, frame.shape[1], frame.shape[0], encode_png(frame))
+        return (digest, frame.shape[1], frame.shape[0], frame_png(frame))
 
     def begin(self, start: EpisodeStart, frame: np.ndarray | None) -> int:
         pkey = (start.participant_kind, start.participant_name,

@@ -29,8 +29,8 @@ import numpy as np
 from app.core.budget import Budget
 from app.core.env import make_env
 from app.core.episode import Episode, ReplayMismatch
-from app.core.png import encode_png
-from app.core.recorder import MemoryRecorder, frame_digest
+from app.core.png import frame_digest, frame_png
+from app.core.recorder import MemoryRecorder
 from app.core.runs import records_of, task_of
 from app.core.settings import get_setting
 from app.core.types import Action, Decision
@@ -63,7 +63,7 @@ class _ImageFiles:
     def __call__(self, frame: np.ndarray) -> str:
         digest = frame_digest(frame)
         if digest not in self.written:
-            (self.directory / f"{digest}.png").write_bytes(encode_png(frame))
+            (self.directory / f"{digest}.png").write_bytes(frame_png(frame))
             self.written.add(digest)
         return f"images/{digest}.png"
 

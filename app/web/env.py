@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from app.core.budget import Budget
+from app.core.png import as_frame
 from app.core.settings import Setting
 from app.core.task import Task
 from app.core.types import Action, Observation, Transition
@@ -235,7 +236,7 @@ class WebTaskEnv:
                 "intent": self.task.intent if self.task else "",
                 "input_images": self._input_images, "blocked": list(self.session.blocked),
                 "timings_ms": view.timings_ms}
-        return Observation(view.frame, view.som_text, (), info)
+        return Observation(as_frame(view.frame), view.som_text, (), info)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -295,7 +296,8 @@ class WebTaskEnv:
         self._pending_url = snapshot
         if self.view is None:
             return self._fail("nothing to restore")
-        return Observation(self.view.frame, self.view.som_text, (), {"url": self.view.url})
+        return Observation(as_frame(self.view.frame), self.view.som_text, (),
+                           {"url": self.view.url})
 
     def state_hash(self) -> str:
         """Hash of the active tab's URL (site addresses written as placeholders) and the
