@@ -92,12 +92,16 @@ class HumanPlayer:
         """Hand one input to the loop (taken in order, one per decision)."""
         self._inputs.put_nowait(given)
 
-    async def act(self, observation: Observation, context: PlayContext) -> Decision:
+    async def next_input(self) -> HumanInput:
+        """The person's next input, waiting (with ``waiting`` set) until there is one."""
         self.waiting = True
         try:
-            given = await self._inputs.get()
+            return await self._inputs.get()
         finally:
             self.waiting = False
+
+    async def act(self, observation: Observation, context: PlayContext) -> Decision:
+        given = await self.next_input()
         if given.kind == "give_up":
             return Decision.quit(given.raw)
         if given.kind == "plan":

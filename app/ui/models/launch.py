@@ -49,10 +49,11 @@ def _closing(factory: Any):
     return close
 
 
-def model_session(state: AppState, req: StartRequest, delay: float = 0.0
-                  ) -> tuple[PlaySession, Pacer]:
+def model_session(state: AppState, req: StartRequest, delay: float = 0.0,
+                  **env: Any) -> tuple[PlaySession, Pacer]:
     """A new episode of ``req``'s level played by a model profile or a scripted player,
-    behind a pacer (pause, single step, speed) whose waits are left out of the clock."""
+    behind a pacer (pause, single step, speed) whose waits are left out of the clock.
+    ``env`` (``env_factory``, ``spec``) goes to :class:`PlaySession` for non-board tasks."""
     store = _store(state)
     factory = player_factory(req.player, store)
     clock = PausableClock()
@@ -60,7 +61,7 @@ def model_session(state: AppState, req: StartRequest, delay: float = 0.0
     task = req.task()
     player = PacedPlayer(factory(task, 0), pacer)
     session = PlaySession(store, task, req.the_setting(), req.budget, player, seed=req.seed,
-                          meta=_meta(state), clock=clock, on_close=_closing(factory))
+                          meta=_meta(state), clock=clock, on_close=_closing(factory), **env)
     return session, pacer
 
 

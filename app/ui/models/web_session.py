@@ -20,11 +20,10 @@ from typing import Any, Mapping
 from app.core.player import PlayContext
 from app.core.task import Task
 from app.core.types import Decision, Observation
-from app.players.factory import player_factory
 from app.players.human import HumanInput, HumanPlayer, read_entry
 from app.ui.models.app_state import AppState
-from app.ui.models.launch import _closing, _meta, _store
-from app.ui.models.pacing import PacedPlayer, Pacer, PausableClock
+from app.ui.models.launch import _meta, _store, model_session
+from app.ui.models.pacing import Pacer
 from app.ui.models.session import PlaySession
 from app.ui.models.start import StartRequest
 
@@ -91,11 +90,7 @@ class WebHumanPlayer(HumanPlayer):
     step's record."""
 
     async def act(self, observation: Observation, context: PlayContext) -> Decision:
-        self.waiting = True
-        try:
-            given = await self._inputs.get()
-        finally:
-            self.waiting = False
+        given = await self.next_input()
         if given.kind == "give_up":
             return Decision.quit(given.raw)
         info = dict(getattr(given, "info", {}) or {})
@@ -116,13 +111,4 @@ def web_model_session(state: AppState, req: StartRequest, runtime: WebRuntime,
                       delay: float = 0.0) -> tuple[PlaySession, Pacer]:
     """A new episode of ``req``'s web task played by a model profile or a scripted player
     (the solver replays the task's reference), paced like any model demo."""
-    store = _store(state)
-    factory = player_factory(req.player, store)
-    clock = PausableClock()
-    pacer = Pacer(clock, delay)
-    task = req.task()
-    player = PacedPlayer(factory(task, 0), pacer)
-    session = PlaySession(store, task, req.the_setting(), req.budget, player, seed=req.seed,
-                          meta=_meta(state), clock=clock, on_close=_closing(factory),
-                          env_factory=runtime.make_env, spec=WEB_SPEC)
-    return session, pacer
+    return model_session(state, req, delay, env_factory=runtime.make_env, spec=WEB_SPEC)
