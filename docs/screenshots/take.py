@@ -11,22 +11,12 @@ next to this file.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
-import tempfile
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-sys.path.insert(0, str(ROOT))
+from shots import prepare, run_tour, settle, shoot, until
 
-SCRATCH = Path(tempfile.mkdtemp(prefix="playbench-shots-"))
-os.environ["PLAYBENCH_CONFIG_DIR"] = str(SCRATCH / "config")
-os.environ["PLAYBENCH_DB"] = f"sqlite:///{SCRATCH / 'demo.sqlite3'}"
-os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
-(SCRATCH / "config").mkdir()
-(SCRATCH / "config" / "ui.json").write_text('{"annotator": "ann-07", "demo_delay": 0.25}')
+SCRATCH = prepare("playbench-shots-", {"annotator": "ann-07", "demo_delay": 0.25})
 
 ARROWS = {"U": "Up", "D": "Down", "L": "Left", "R": "Right"}
 
@@ -55,39 +45,10 @@ async def seed_data() -> None:
     store.db.dispose()
 
 
-async def until(cond: Callable[[], Any], timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise TimeoutError("the app did not get there in time")
-        await asyncio.sleep(0.02)
-
-
-def shoot(window: Any, name: str) -> None:
-    """The screen area of the window (with any dialog over it), as a PNG."""
-    from PySide6.QtWidgets import QApplication
-    QApplication.processEvents()
-    geo = window.frameGeometry()
-    screen = window.screen()
-    pix = screen.grabWindow(0, geo.x(), geo.y(), geo.width(), geo.height())
-    if pix.isNull() or pix.width() == 0:
-        pix = window.grab()
-    path = HERE / f"{name}.png"
-    pix.save(str(path))
-    print(f"saved {path.relative_to(ROOT)} ({pix.width()}x{pix.height()})", flush=True)
-
-
 async def tour(window: Any) -> None:
-    from PySide6.QtWidgets import QApplication
-
     from app.ui.annotator import AnnotatorDialog
     from app.ui.models.records import resumable
     from app.ui.resume import ResumeDialog
-
-    async def settle(seconds: float = 0.3) -> None:
-        await asyncio.sleep(seconds)
-        QApplication.processEvents()
 
     lib = window.library
     # 1. Library
@@ -215,22 +176,7 @@ async def tour(window: Any) -> None:
 
 def main() -> int:
     asyncio.run(seed_data())
-    from PySide6.QtCore import QTimer
-
-    from app.ui.main import run_app
-
-    def ready(window: Any) -> None:
-        window.move(40, 30)
-        window.resize(1500, 920)
-
-        async def go() -> None:
-            try:
-                await tour(window)
-            finally:
-                QTimer.singleShot(0, window.close)
-        asyncio.ensure_future(go())
-
-    return run_app(None, on_ready=ready)
+    return run_tour(tour)
 
 
 if __name__ == "__main__":
