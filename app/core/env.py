@@ -43,8 +43,10 @@ class Env(Protocol):
     def oracle(self) -> list[str] | None:
         """An optimal plan from the current state as canonical texts, if the env knows one."""
 
-    async def score(self, steps: Sequence[Any], setting: Setting) -> dict[str, float | None]:
-        """Metrics of the episode that ended in the current state."""
+    async def score(self, steps: Sequence[Any], setting: Setting,
+                    end_reason: str | None = None) -> dict[str, float | None]:
+        """Metrics of the episode that ended in the current state (``end_reason``: why it
+        ended, e.g. an early stop, which VWA scores as a ``stop`` with that reason)."""
 
     async def close(self) -> None: ...
 
@@ -104,7 +106,8 @@ class BoardTaskEnv:
         plan = self.spec.solve(self.board.rules, self.board.state, None)
         return None if plan is None else [self.board.rules.format_move(m) for m in plan]
 
-    async def score(self, steps: Sequence[Any], setting: Setting) -> dict[str, float | None]:
+    async def score(self, steps: Sequence[Any], setting: Setting,
+                    end_reason: str | None = None) -> dict[str, float | None]:
         assert self.task is not None
         level = self.task.level
         reach = board_metrics.completion_reach(self.spec.completion_unit)

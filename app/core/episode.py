@@ -242,7 +242,8 @@ class Episode:
         except Exception as err:  # infrastructure failure: keep the steps, mark the episode
             log.exception("episode %s failed", self.episode_id)
             return self._finish("error", _error_text(err), {})
-        scores = {**await self.env.score(self.steps, self.setting), **agent_metrics(self.steps)}
+        scores = {**await self.env.score(self.steps, self.setting, end_reason=reason),
+                  **agent_metrics(self.steps)}
         return self._finish(status, reason, scores)
 
     async def _decide(self) -> tuple[Decision | None, float]:

@@ -315,13 +315,15 @@ class WebTaskEnv:
             raise WebEpisodeError(self.error)
         return [self._next] if self._next is not None else None
 
-    async def score(self, steps: Sequence[Any], setting: Setting) -> dict[str, float | None]:
-        """VWA's evaluators on the final state and the last ``stop`` answer ("" if none);
-        ``score`` is their product and ``solved`` whether it is 1."""
+    async def score(self, steps: Sequence[Any], setting: Setting,
+                    end_reason: str | None = None) -> dict[str, float | None]:
+        """VWA's evaluators on the final state and the last ``stop`` answer (an early stop's
+        reason, or "" if the episode never stopped); ``score`` is their product and ``solved``
+        whether it is 1."""
         n = float(len(steps))
         if self.error is not None or self.session is None or self.task is None:
             return {"score": None, "solved": None, "steps": n}
-        answer = final_answer([getattr(s, "action", None) for s in steps])
+        answer = final_answer([getattr(s, "action", None) for s in steps], end_reason)
         try:
             parts = await score_task(self.resolved, self.session, answer, self.task.base_dir,
                                      self.judge, self.vqa)

@@ -19,14 +19,23 @@ from games.web.probe import ProbeError, fetch_image, locate_text, page_at, page_
 log = logging.getLogger(__name__)
 
 
-def final_answer(actions: list[str | None]) -> str:
-    """The answer of the last ``stop`` action, or "" when the episode never stopped."""
+EARLY_STOPS = {"repeated_actions": "the same action too many times in a row",
+               "parse_failures": "too many unreadable replies in a row"}
+"""End reasons of ``app.core.budget`` that VWA turns into a ``stop`` action (web.md)."""
+
+
+def final_answer(actions: list[str | None], end_reason: str | None = None) -> str:
+    """The answer the string evaluators read: that of the last ``stop`` action; after an early
+    stop (``end_reason`` in :data:`EARLY_STOPS`) ``Early stop: <why>``, since VWA ends such an
+    episode with ``stop [<reason>]`` and evaluates it normally; otherwise ""."""
     for text in reversed(actions):
         if text and text.lstrip().lower().startswith("stop"):
             try:
                 return parse_action(text).text
             except ValueError:
-                return ""
+                break
+    if end_reason in EARLY_STOPS:
+        return f"Early stop: {EARLY_STOPS[end_reason]}"
     return ""
 
 

@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from app.core.budget import Budget
 from app.core.settings import get_setting
 from app.web.env import vwa_budget
 from tests.web.conftest import ListPlayer, play, web_task
@@ -136,18 +137,32 @@ async def test_state_hash_does_not_depend_on_the_site_port(browser):
     assert hashes[0][0] != hashes[1][0] and hashes[0][1] == hashes[1][1]
 
 
+EARLY = {"eval_types": ["string_match"],
+         "reference_answers": {"must_include": ["early stop"]}}
+"""A check only an early stop's answer passes: VWA scores it as ``stop [<reason>]``."""
+
+
 async def test_five_identical_actions_stop_the_episode(make_env):
     player = ListPlayer(["scroll [down]"] * 8)
     result = await play(make_env(), web_task(), player)
     assert result.end_reason == "repeated_actions" and len(result.steps) == 5
-    assert result.scores["score"] == 0.0  # no stop: the answer is empty
+    assert result.scores["score"] == 0.0  # exact match "ok" against the early stop's answer
+    result = await play(make_env(), web_task(**EARLY), ListPlayer(["scroll [down]"] * 8))
+    assert result.end_reason == "repeated_actions" and result.scores["score"] == 1.0
 
 
 async def test_three_unreadable_replies_stop_the_episode(make_env):
     player = ListPlayer(["jump [1]", "click", "fly away", "stop [ok]"])
-    result = await play(make_env(), web_task(), player)
+    result = await play(make_env(), web_task(**EARLY), player)
     assert result.end_reason == "parse_failures" and len(result.steps) == 3
     assert all(s.action is None for s in result.steps)
+    assert result.scores["score"] == 1.0  # scored with the early stop's answer
+
+
+async def test_an_episode_that_runs_out_of_budget_has_no_answer(make_env):
+    player = ListPlayer(["scroll [down]", "scroll [up]"] * 3)
+    result = await play(make_env(), web_task(**EARLY), player, budget=Budget(max_actions=4))
+    assert result.end_reason == "budget" and result.scores["score"] == 0.0
 
 
 async def test_vwa_budget():

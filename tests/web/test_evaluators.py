@@ -132,3 +132,14 @@ def test_parts_combine_by_product():
     assert ev.combine([1.0, 0.0]) == 0.0
     assert ev.combine([1.0, None]) is None
     assert ev.combine([0.0, None]) == 0.0
+
+
+def test_the_answer_is_the_last_stop_else_an_early_stops_reason():
+    from app.web.scoring import EARLY_STOPS, final_answer
+    assert final_answer(["click [3]", "stop [blue kite]"]) == "blue kite"
+    assert final_answer(["click [3]", "stop [blue kite]"], "stopped") == "blue kite"
+    for reason in EARLY_STOPS:
+        answer = final_answer(["scroll [down]"] * 5, reason)
+        assert answer.startswith("Early stop: ") and answer != "Early stop: "
+    for reason in (None, "budget", "time", "gave_up"):
+        assert final_answer(["scroll [down]"] * 5, reason) == ""
