@@ -26,11 +26,11 @@ from app.ui.browser_chrome import BrowserChrome
 from app.ui.browser_page import PageView
 from app.ui.hud import HudPanel
 from app.ui.models.app_state import AppState
+from app.ui.models.outcome import web_end_text
 from app.ui.models.page_stream import PageStream
 from app.ui.models.session import PlaySession
 from app.ui.models.start import StartRequest
 from app.ui.models.web_session import WebInput, WebRuntime
-from app.ui.play import END_TEXT
 from app.ui.qt import (
     QApplication, QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
     QSplitter, Qt, QTimer, QVBoxLayout, QWidget, Signal)
@@ -287,22 +287,7 @@ class BrowserPlayView(QWidget):
         self.page.set_hover(None)
         self._end_stream()
         r = event.result
-        if r.status == "interrupted":
-            text = "Interrupted - the steps so far are saved (web episodes cannot be resumed)."
-        elif r.status == "error":
-            text = f"The episode stopped with an error ({r.end_reason}); its steps are kept."
-        else:
-            n = len(r.steps)
-            actions = f"{n} action{'s' if n != 1 else ''}"
-            last = r.steps[-1].action if r.steps else None
-            if r.end_reason == "stopped" and last and last.startswith("stop ["):
-                text = f"You answered “{last[6:-1]}” after {actions}."
-            else:
-                head = END_TEXT.get(r.end_reason or "", r.end_reason or "Finished")
-                text = f"{head} after {actions}."
-            score = r.scores.get("score")
-            text += (" Not scored (a part needs a judge model)." if score is None
-                     else f" Score {score:g}" + (" - solved." if score == 1 else "."))
+        text = web_end_text(r)
         self.banner.show_end(text, r.scores.get("score") == 1, can_go_next=(
             self.request is not None and self.request.next() is not None))
 

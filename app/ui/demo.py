@@ -14,10 +14,10 @@ from app.core.episode import Deciding, Ended, Moved, Started, Stepped
 from app.ui.board import BoardWidget
 from app.ui.hud import clock_text
 from app.ui.models.app_state import AppState
+from app.ui.models.outcome import end_head
 from app.ui.models.pacing import Pacer
 from app.ui.models.session import PlaySession
 from app.ui.models.start import heading
-from app.ui.play import END_TEXT
 from app.ui.qt import (
     QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, Qt, QTimer, QVBoxLayout,
     QWidget, Signal, restyle)
@@ -182,7 +182,7 @@ class DemoView(QWidget):
         elif r.status == "interrupted":
             head = "Stopped - saved as interrupted, resumable from Episodes"
         else:
-            head = END_TEXT.get(r.end_reason or "", r.end_reason or "Finished")
+            head = end_head(r.end_reason)
             head = head.replace("You gave up", "The player gave up")
         pending = self.transcript.pending()
         if pending is not None:

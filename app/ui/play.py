@@ -19,21 +19,12 @@ from app.ui.banner import EndBanner
 from app.ui.board import BoardWidget
 from app.ui.hud import HudPanel
 from app.ui.models.app_state import AppState
+from app.ui.models.outcome import board_end_text
 from app.ui.models.session import PlaySession
 from app.ui.models.start import StartRequest, heading
 from app.ui.qt import (
     QHBoxLayout, QKeySequence, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
     QShortcut, QSplitter, Qt, QTimer, QVBoxLayout, QWidget, Signal)
-
-END_TEXT = {
-    "solved": "Solved",
-    "budget": "Out of actions",
-    "gave_up": "You gave up",
-    "time": "Time is up",
-    "repeated_actions": "Stopped: the same action too many times",
-    "parse_failures": "Stopped: too many unreadable inputs",
-}
-
 
 class PlayView(QWidget):
     """One human episode at a time."""
@@ -264,20 +255,8 @@ class PlayView(QWidget):
         self.timer.stop()
         self._set_controls(active=False)
         r = event.result
-        if r.status == "interrupted":
-            text = "Interrupted - the episode is saved and can be resumed from Episodes."
-        elif r.status == "error":
-            text = f"The episode stopped with an error ({r.end_reason}); its steps are kept."
-        elif self._blind:
-            text = "Task finished. Your steps are recorded; this study shows no scores."
-        else:
-            head = END_TEXT.get(r.end_reason or "", r.end_reason or "Finished")
-            n = len(r.steps)
-            optimal = self.session.task.level.meta.get("optimal") if self.session else None
-            text = f"{head} after {n} action{'s' if n != 1 else ''}"
-            if r.end_reason == "solved" and optimal is not None:
-                text += f" (optimal: {optimal})"
-            text += "."
+        optimal = self.session.task.level.meta.get("optimal") if self.session else None
+        text = board_end_text(r, optimal, self._blind)
         self.banner.show_end(
             text, r.end_reason == "solved" and not self._blind,
             next_text=self._then[0] if self._then else "Next level",

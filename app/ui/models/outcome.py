@@ -1,0 +1,56 @@
+"""What the end-of-episode banner says, worked out without Qt: one sentence per way an episode
+can end, for board play, web tasks and the model demo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+END_TEXT = {
+    "solved": "Solved",
+    "budget": "Out of actions",
+    "gave_up": "You gave up",
+    "time": "Time is up",
+    "repeated_actions": "Stopped: the same action too many times",
+    "parse_failures": "Stopped: too many unreadable inputs",
+}
+
+
+def end_head(end_reason: str | None) -> str:
+    """A few words for why a finished episode ended."""
+    return END_TEXT.get(end_reason or "", end_reason or "Finished")
+
+
+def _actions(n: int) -> str:
+    return f"{n} action{'s' if n != 1 else ''}"
+
+
+def board_end_text(result: Any, optimal: int | None, blind: bool) -> str:
+    """The Play tab's banner: ``optimal`` is the level's shortest solution when known;
+    ``blind`` (a blind study) leaves the outcome out."""
+    if result.status == "interrupted":
+        return "Interrupted - the episode is saved and can be resumed from Episodes."
+    if result.status == "error":
+        return f"The episode stopped with an error ({result.end_reason}); its steps are kept."
+    if blind:
+        return "Task finished. Your steps are recorded; this study shows no scores."
+    text = f"{end_head(result.end_reason)} after {_actions(len(result.steps))}"
+    if result.end_reason == "solved" and optimal is not None:
+        text += f" (optimal: {optimal})"
+    return text + "."
+
+
+def web_end_text(result: Any) -> str:
+    """The Browser tab's banner: the answer given (if any) and the task's score."""
+    if result.status == "interrupted":
+        return "Interrupted - the steps so far are saved (web episodes cannot be resumed)."
+    if result.status == "error":
+        return f"The episode stopped with an error ({result.end_reason}); its steps are kept."
+    actions = _actions(len(result.steps))
+    last = result.steps[-1].action if result.steps else None
+    if result.end_reason == "stopped" and last and last.startswith("stop ["):
+        text = f"You answered “{last[6:-1]}” after {actions}."
+    else:
+        text = f"{end_head(result.end_reason)} after {actions}."
+    score = result.scores.get("score")
+    return text + (" Not scored (a part needs a judge model)." if score is None
+                   else f" Score {score:g}" + (" - solved." if score == 1 else "."))
