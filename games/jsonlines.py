@@ -87,6 +87,23 @@ def numbered(text: str, source: str, key: str) -> Iterator[tuple[Record, int, di
         yield record, level_number(record, key, source, required=False), record.obj
 
 
+def sized_boards(text: str, source: str, *, ingvp: bool, size_key: str
+                 ) -> Iterator[tuple[int, dict[str, Any], dict[str, Any], Any, int | None]]:
+    """(level number, where, object, board, size) per line of a file whose lines carry a
+    board and an optional positive size (Hanoi's ``disks``, the 15-puzzle's ``n``). ING-VP's
+    files call the fields ``level`` and ``position``, our packs ``number`` and ``board``;
+    every line needs a number not used before."""
+    seen: set[int] = set()
+    for record in records(text, source):
+        obj = record.obj
+        number = level_number(record, "level" if ingvp else "number", source, required=True)
+        at = where(source, record, number)
+        claim_number(number, seen, at)
+        board = field(obj, "position" if ingvp else "board", at)
+        size = obj.get(size_key)
+        yield number, at, obj, board, None if size is None else positive(size, size_key, at)
+
+
 def claim_number(number: int, seen: set[int], at: Mapping[str, Any]) -> None:
     """Record ``number`` as used, refusing one used before (the error points at this line)."""
     if number in seen:

@@ -12,7 +12,6 @@ import time
 
 from app.agents.keys import KeyProblem, resolve_key, store_key
 from app.agents.profiles import ModelProfile, ProfileError, ProfileStore, public_url
-from app.agents.protocols.base import Prompt
 from app.cli.common import UsageError, parse_key_values, table
 
 _NUMBERS = {"temperature": float, "top_p": float, "max_tokens": int, "frequency_penalty": float,
@@ -189,19 +188,14 @@ def cmd_test(args: argparse.Namespace) -> int:
 async def _ping(profile: ModelProfile) -> int:
     # Imported here: the openai SDK is only needed when a request is sent.
     from app.agents.errors import ModelCallError
-    from app.agents.session import ModelPlayerFactory
-    factory = ModelPlayerFactory(profile)
-    prompt = Prompt([{"role": "user", "content": "Reply with the single word OK."}],
-                    params={"max_tokens": 5, "temperature": 0.0})
+    from app.agents.probe import ping
     t0 = time.perf_counter()
     try:
-        result = await factory.complete(prompt)
+        result = await ping(profile)
     except ModelCallError as err:
         print(f"{profile.name}: FAILED after {(time.perf_counter() - t0) * 1000:.0f} ms: {err}",
               file=sys.stderr)
         return 1
-    finally:
-        await factory.aclose()
     u = result.usage
     text = " ".join(result.reply.raw.split())[:60]
     print(f"{profile.name}: ok in {u.latency_ms:.0f} ms (model {result.model or profile.model}, "

@@ -26,6 +26,7 @@ from app.ui.models.comparing import (
 from app.ui.qt import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
     QScrollArea, QSplitter, Qt, QVBoxLayout, QWidget)
+from app.ui.scrubber import Scrubber
 
 ALL = "(all)"
 
@@ -84,11 +85,8 @@ class CompareView(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.strip)
-        self.slider = ScrubSlider()
-        self.first = QPushButton("|<")
-        self.prev = QPushButton("<")
-        self.next = QPushButton(">")
-        self.last = QPushButton(">|")
+        self.nav = Scrubber(ScrubSlider())
+        self.slider = self.nav.slider
         self.position = QLabel("")
         self.empty = QLabel("Nothing to compare yet: play a level (or run a model) and its "
                             "episodes appear here, grouped by task.")
@@ -123,10 +121,7 @@ class CompareView(QWidget):
         div.addWidget(self.jump)
         rv.addLayout(div)
         rv.addWidget(self.scroll, 1)
-        nav = QHBoxLayout()
-        for w in (self.first, self.prev, self.slider, self.next, self.last):
-            nav.addWidget(w, 1 if w is self.slider else 0)
-        rv.addLayout(nav)
+        rv.addWidget(self.nav)
         rv.addWidget(self.position)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -148,10 +143,6 @@ class CompareView(QWidget):
         self.tick_done.clicked.connect(lambda: self._tick(lambda lane: lane.status == "done"))
         self.jump.clicked.connect(self.jump_to_divergence)
         self.slider.valueChanged.connect(self.show_row)
-        self.first.clicked.connect(lambda: self.slider.setValue(self.slider.minimum()))
-        self.prev.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
-        self.next.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
-        self.last.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
         self.cache.ready.connect(self._frames_arrived)
         self._set_comparison(None)
 
@@ -322,8 +313,7 @@ class CompareView(QWidget):
         while self.strip_layout.count():
             self.strip_layout.takeAt(0)
         on = comparison is not None and bool(comparison.lanes)
-        for w in (self.slider, self.first, self.prev, self.next, self.last):
-            w.setEnabled(on)
+        self.nav.setEnabled(on)
         if comparison is None:
             self.heading.setText(why or "Choose a task")
             self.divergence.setText("")

@@ -12,8 +12,9 @@ from app.ui.models.records import (
     EpisodeRecord, EpisodeSummary, StepView, for_viewer, list_episodes)
 from app.ui.qt import (
     QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
-    QLineEdit, QPlainTextEdit, QPushButton, QSlider, QSplitter, Qt, QTableWidget,
+    QLineEdit, QPlainTextEdit, QPushButton, QSplitter, Qt, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget, Signal, monospace, png_image, restyle)
+from app.ui.scrubber import Scrubber
 
 COLUMNS = ("id", "game", "level", "who", "setting", "status", "steps", "solved")
 
@@ -78,12 +79,10 @@ class EpisodeViewer(QWidget):
         self.subheading.setObjectName("hint")
         self.board = BoardWidget()
         self.board.accepts_input = False
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.nav = Scrubber()
+        self.slider = self.nav.slider
         self.slider.setObjectName("scrubber")
-        self.first = QPushButton("|<")
-        self.prev = QPushButton("<")
-        self.next = QPushButton(">")
-        self.last = QPushButton(">|")
+        self.next = self.nav.next
         self.position = QLabel("")
         self.resume = QPushButton("Resume this episode")
         self.resume.setObjectName("primary")
@@ -122,10 +121,7 @@ class EpisodeViewer(QWidget):
         rv.addWidget(self.heading)
         rv.addWidget(self.subheading)
         rv.addWidget(self.board, 1)
-        nav = QHBoxLayout()
-        for w in (self.first, self.prev, self.slider, self.next, self.last):
-            nav.addWidget(w, 1 if w is self.slider else 0)
-        rv.addLayout(nav)
+        rv.addWidget(self.nav)
         rv.addWidget(self.position)
         form = QFormLayout()
         form.addRow("Action", self.step_action)
@@ -153,12 +149,8 @@ class EpisodeViewer(QWidget):
         self.researcher.toggled.connect(lambda _on: self.refresh())
         self.table.itemSelectionChanged.connect(self._chosen)
         self.slider.valueChanged.connect(self.show_position)
-        self.first.clicked.connect(lambda: self.slider.setValue(0))
-        self.prev.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
-        self.next.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
-        self.last.clicked.connect(lambda: self.slider.setValue(self.slider.maximum()))
         self.resume.clicked.connect(self._resume)
-        self._enable_nav(False)
+        self.nav.setEnabled(False)
 
     # -- list ---------------------------------------------------------------------------------
 
@@ -252,16 +244,12 @@ class EpisodeViewer(QWidget):
             self.final.setText(by + ("Final scores: " + ", ".join(shown) if shown
                                      else "No final scores (the episode did not finish)."))
         self.resume.setVisible(s.resumable)
-        self._enable_nav(True)
+        self.nav.setEnabled(True)
         self.slider.blockSignals(True)
         self.slider.setRange(0, len(record.steps))
         self.slider.setValue(len(record.steps))
         self.slider.blockSignals(False)
         self.show_position(len(record.steps))
-
-    def _enable_nav(self, on: bool) -> None:
-        for w in (self.slider, self.first, self.prev, self.next, self.last):
-            w.setEnabled(on)
 
     def show_position(self, position: int) -> None:
         """Show the board after ``position`` steps (0: the start)."""

@@ -31,16 +31,8 @@ _META_ORDER = ("optimal", "solution", "disk_order", "disks")
 
 def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
-    numbers: set[int] = set()
-    for record in jl.records(text, source):
-        obj = record.obj
-        number = jl.level_number(record, "level" if ingvp else "number", source, required=True)
-        where = jl.where(source, record, number)
-        jl.claim_number(number, numbers, where)
-        board = jl.field(obj, "position" if ingvp else "board", where)
-        disks = obj.get("disks")
-        if disks is not None:
-            disks = jl.positive(disks, "disks", where)
+    for number, where, obj, board, disks in jl.sized_boards(text, source, ingvp=ingvp,
+                                                            size_key="disks"):
         try:
             state = position_from_json(board, disks)
         except LevelError as err:

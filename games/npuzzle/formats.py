@@ -28,16 +28,8 @@ _META_ORDER = ("optimal", "solution")
 
 def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
-    numbers: set[int] = set()
-    for record in jl.records(text, source):
-        obj = record.obj
-        number = jl.level_number(record, "level" if ingvp else "number", source, required=True)
-        where = jl.where(source, record, number)
-        jl.claim_number(number, numbers, where)
-        board = jl.field(obj, "position" if ingvp else "board", where)
-        n = obj.get("n")
-        if n is not None:
-            n = jl.positive(n, "n", where)
+    for number, where, obj, board, n in jl.sized_boards(text, source, ingvp=ingvp,
+                                                        size_key="n"):
         try:
             state = grid_from_json(board, n)
         except LevelError as err:

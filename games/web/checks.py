@@ -9,7 +9,7 @@ Field names and evaluator shapes: /work/shared/reference/web.md.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from games.web.tasks import (EVAL_TYPES, KNOWN_FIELDS, LOCATOR_FUNCS, OR, PLAYBENCH_FIELD,
                              REQUIRED, STRING_CHECKS, URL_NOTES, Problem, WebTask)
@@ -138,20 +138,32 @@ def _check_strings(ref: Any, where: str, judge: bool, bad) -> None:
                     fatal=False)
 
 
-def _check_program(items: Any, judge: bool, bad) -> None:
+def _objects(items: Any, field: str, empty: str, bad) -> Iterator[tuple[str, dict]]:
+    """The objects of the list ``items`` (task field ``field``) with their places, each
+    non-object and an empty or missing list reported."""
     if not isinstance(items, list) or not items:
-        bad("eval.program_html", "missing or empty (program_html needs checks)")
+        bad(field, empty)
         return
     for i, item in enumerate(items):
-        where = f"eval.program_html[{i}]"
-        if not isinstance(item, dict):
+        where = f"{field}[{i}]"
+        if isinstance(item, dict):
+            yield where, item
+        else:
             bad(where, "must be an object")
-            continue
-        url = item.get("url")
-        if not isinstance(url, str) or not url:
-            bad(f"{where}.url", "missing")
-        elif url.startswith("func:"):
-            bad(f"{where}.url", f"VWA helper {url!r} is not supported")
+
+
+def _check_page_url(url: Any, where: str, bad) -> None:
+    """A page address a check opens: required, and not one of VWA's helper functions."""
+    if not isinstance(url, str) or not url:
+        bad(where, "missing")
+    elif url.startswith("func:"):
+        bad(where, f"VWA helper {url!r} is not supported")
+
+
+def _check_program(items: Any, judge: bool, bad) -> None:
+    for where, item in _objects(items, "eval.program_html",
+                                "missing or empty (program_html needs checks)", bad):
+        _check_page_url(item.get("url"), f"{where}.url", bad)
         loc = item.get("locator", "")
         if not isinstance(loc, str):
             bad(f"{where}.locator", "must be a string")
@@ -168,19 +180,8 @@ def _check_program(items: Any, judge: bool, bad) -> None:
 
 
 def _check_images_query(task: WebTask, items: Any, judge: bool, bad) -> None:
-    if not isinstance(items, list) or not items:
-        bad("eval.page_image_query", "missing or empty")
-        return
-    for i, item in enumerate(items):
-        where = f"eval.page_image_query[{i}]"
-        if not isinstance(item, dict):
-            bad(where, "must be an object")
-            continue
-        url = item.get("eval_image_url")
-        if not isinstance(url, str) or not url:
-            bad(f"{where}.eval_image_url", "missing")
-        elif url.startswith("func:"):
-            bad(f"{where}.eval_image_url", f"VWA helper {url!r} is not supported")
+    for where, item in _objects(items, "eval.page_image_query", "missing or empty", bad):
+        _check_page_url(item.get("eval_image_url"), f"{where}.eval_image_url", bad)
         if not isinstance(item.get("eval_image_class", ""), str):
             bad(f"{where}.eval_image_class", "must be a CSS selector string")
         vqa, gold = item.get("eval_vqa"), item.get("eval_fuzzy_image_match")

@@ -39,26 +39,19 @@ async def test_connection(profile: ModelProfile, timeout: float = 15.0) -> Probe
     what to check."""
     from app.agents.errors import ModelCallError
     from app.agents.keys import KeyProblem, resolve_key
-    from app.agents.protocols.base import Prompt
-    from app.agents.session import ModelPlayerFactory
+    from app.agents.probe import ping
     quick = dataclasses.replace(profile, max_retries=0, timeout=min(profile.timeout, timeout))
-    try:
-        resolve_key(quick)
-        factory = ModelPlayerFactory(quick)
-    except (KeyProblem, ProfileError, ValueError) as err:
-        return ProbeResult(False, f"{err}. Check where the profile takes its API key from.")
-    prompt = Prompt([{"role": "user", "content": "Reply with the single word OK."}],
-                    params={"max_tokens": 5, "temperature": 0.0})
     t0 = time.perf_counter()
     try:
-        result = await factory.complete(prompt)
+        resolve_key(quick)
+        result = await ping(quick)
+    except (KeyProblem, ProfileError, ValueError) as err:
+        return ProbeResult(False, f"{err}. Check where the profile takes its API key from.")
     except ModelCallError as err:
         return ProbeResult(False, f"{err}. Check the base URL, the model id and the key; "
                                   "is the server running and reachable?")
     except Exception as err:  # noqa: BLE001 - reported to the person, never raised
         return ProbeResult(False, f"{type(err).__name__}: {err}")
-    finally:
-        await factory.aclose()
     ms = (time.perf_counter() - t0) * 1000.0
     text = " ".join(result.reply.raw.split())
     text = text if len(text) <= 120 else text[:117] + "..."
