@@ -1,5 +1,6 @@
-"""Football on Google Research Football: decisions per second without a model (headless
-engine, MageBench's automation on, the scripted and the random player), frames per decision,
+"""Football on Google Research Football: decisions per second without a model (frames not
+fetched - the engine still renders a tiny picture, see playbench/games/football/worker.py -
+MageBench's automation on, the scripted and the random player), frames per decision,
 raw engine frames per second, and the cost of one rendered frame at 320 and 1280 px wide under
 Xvfb (software GL). Needs the football extra (``./bootstrap app --with-football``).
 
@@ -14,7 +15,7 @@ import random
 import statistics
 import time
 
-from playbench.games.football.engine import Engine
+from playbench.games.football.engine import QUIET_WIDTH, Engine
 from playbench.games.football.game import ACTIONS
 from playbench.games.football.kind import KIND
 from playbench.games.football.policies import SCRIPT
@@ -48,8 +49,9 @@ async def decisions(levels: list, pick, seconds: float) -> tuple[int, int, float
 
 
 def engine_frames(levels: list, render: bool, width: int, count: int) -> list[float]:
-    """Seconds per engine frame (one ``step`` round trip) over ``count`` frames."""
-    engine = Engine(render=render, width=width)
+    """Seconds per engine frame (one ``step`` round trip, plus fetching the picture when
+    ``render``) over ``count`` frames."""
+    engine = Engine(width=width)
     times = []
     try:
         engine.reset(scenario_of(levels[0]).grf(), 0)
@@ -78,10 +80,10 @@ def main() -> None:
     for name, pick in (("scripted", lambda d: SCRIPT[d % len(SCRIPT)]),
                        ("random", lambda d: rng.choice(ACTIONS))):
         made, frames, wall = asyncio.run(decisions(levels, pick, args.seconds))
-        print(f"| decisions/s, {name} player, no rendering | {made / wall:.1f} |")
+        print(f"| decisions/s, {name} player, frames not fetched | {made / wall:.1f} |")
         print(f"| frames per decision, {name} player | {frames / max(made, 1):.2f} |")
-    raw = engine_frames(levels, False, 640, 400)
-    print(f"| engine frames/s, no rendering (one step round trip) | "
+    raw = engine_frames(levels, False, QUIET_WIDTH, 200)
+    print(f"| engine frames/s, frames not fetched ({QUIET_WIDTH} px, one step round trip) | "
           f"{1 / statistics.mean(raw):.0f} |")
     for width in (320, 1280):
         t = engine_frames(levels, True, width, 30)[5:]

@@ -27,8 +27,8 @@ from playbench.games.base import GameSpec, Level, LevelFormat
 from playbench.games.board_kind import BoardKind
 from playbench.games.env import BoardTaskEnv
 from playbench.games.football import game, scenarios
-from playbench.games.football.engine import unavailable_reason
-from playbench.games.football.render import FootballRenderer, sketch
+from playbench.games.football.engine import QUIET_WIDTH, unavailable_reason
+from playbench.games.football.render import FRAME_WIDTH, FootballRenderer, sketch
 from playbench.games.kind import EnvServices, Gesture
 from playbench.games.types import Action, Budget, Observation, Setting, Task, Transition
 
@@ -162,11 +162,10 @@ class FootballTaskEnv(BoardTaskEnv):
     def __init__(self, render_options: Mapping[str, Any] | None = None,
                  render: bool = True) -> None:
         super().__init__(SPEC, {}, render_options, render)
-        engine = self.rules.engine  # frames or not is decided once, before the engine starts
-        engine.render = render
-        width = int((render_options or {}).get("width", 0) or 0)
-        if width:
-            engine.width = width
+        # the frame size is decided once, before the engine starts (a change restarts it)
+        self.rules.engine.width = (
+            int((render_options or {}).get("width", 0) or 0) or FRAME_WIDTH if render
+            else QUIET_WIDTH)
 
     @property
     def rules(self) -> game.FootballRules:

@@ -16,21 +16,21 @@ LINE = (235, 235, 235)
 OURS = (250, 215, 40)
 THEIRS = (60, 110, 230)
 BALL = (255, 255, 255)
+FRAME_WIDTH = 640
+"""The width of play frames unless the options name one (height 9/16 of it)."""
 
 
 class FootballRenderer:
-    """Frames from GRF: the rules' engine is switched to rendering, and each frame is the
-    engine's picture of the state (replayed to it when the engine is elsewhere)."""
+    """Frames from GRF: each frame is the engine's picture of the state (replayed to it when
+    the engine is elsewhere), at the options' ``width`` (640 by default)."""
 
     def __init__(self, rules: FootballRules, options: Mapping[str, Any] | None = None) -> None:
         self.rules = rules
-        width = int((options or {}).get("width", 0) or 0)
+        width = int((options or {}).get("width", 0) or 0) or FRAME_WIDTH
         engine = rules.engine
-        if not engine.render or (width and width != engine.width):
+        if width != engine.width:
             engine.close()
-            engine.render = True
-            if width:
-                engine.width = width
+            engine.width = width
             rules.forget()
 
     def render(self, state: MatchState) -> np.ndarray:

@@ -1,12 +1,7 @@
 """Football on the real engine (Google Research Football in its own process, frames under
 Xvfb): a model session through serve-model over HTTP recorded in SQLite and checked with
 ``playbench replay --verify``, MageBench's automation, determinism under GRF's seed, and the
-frames. Needs the football extra (``./bootstrap test --with-football``; CI installs it).
-
-Not named ``test_*.py`` on purpose: pytest collects it only when named on the command line,
-``pytest tests/football/grf_engine.py tests/ui/grf_football_keys.py`` after
-``./bootstrap test --with-football``, until CI builds GRF (then it is renamed and ``.ci/run``
-passes ``--with-football``; docs/football.md)."""
+frames. Needs the football extra, which ``./bootstrap test`` (CI's command) builds."""
 
 from __future__ import annotations
 

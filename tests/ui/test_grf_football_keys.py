@@ -1,11 +1,6 @@
 """A person plays football with the keyboard in the Play view: each key is one decision in the
 model's action vocabulary, the game waits for it, and the episode is recorded and verifies.
-Needs the football extra (``./bootstrap test --with-football``).
-
-Not named ``test_*.py`` on purpose: pytest collects it only when named on the command line,
-``pytest tests/football/grf_engine.py tests/ui/grf_football_keys.py`` after
-``./bootstrap test --with-football``, until CI builds GRF (then it is renamed and ``.ci/run``
-passes ``--with-football``; docs/football.md)."""
+Needs the football extra, which ``./bootstrap test`` (CI's command) builds."""
 
 from __future__ import annotations
 
