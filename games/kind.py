@@ -190,6 +190,9 @@ class TaskKind(Protocol):
     action(s) for a policy name, for kinds whose positions it cannot rebuild (None: not known).
     ``result_group(level)`` and ``results_note``: the sub-group Results also summarise a level
     under, beside the kind's overall row (see :func:`result_group`).
+    ``library_help``, ``play_place``: what the Library's task panel says about playing the
+    kind; ``library_columns`` and ``library_values(level)``: the panel's columns for the kind's
+    tasks (see :func:`library_columns`).
     """
 
     name: str
@@ -317,6 +320,28 @@ def library_help(kind: object) -> str:
     one-line ``help``."""
     found = getattr(kind, "library_help", None) or getattr(kind, "help", "")
     return str(found)
+
+
+def library_columns(kind: object) -> tuple[str, ...]:
+    """The columns the Library's task panel shows for the kind after the task number and its
+    objective (the kind's optional ``library_columns``, header texts), or () when the kind
+    declares none and the panel keeps its web-task columns (difficulty, evaluators,
+    reference length, images). A kind that declares columns gives each level's values with
+    ``library_values(level)`` (see :func:`library_values`)."""
+    return tuple(str(c) for c in getattr(kind, "library_columns", None) or ())
+
+
+def library_values(kind: object, level: Level) -> tuple[str, ...]:
+    """One level's values under :func:`library_columns` (the kind's optional
+    ``library_values(level)``), one text per column: padded with "-" or cut to the columns'
+    number, so a kind's slip cannot shift the table. What a row shows is there before anyone
+    plays, so a kind must not put the answer in it."""
+    columns = library_columns(kind)
+    give = getattr(kind, "library_values", None)
+    if not columns or give is None:
+        return ()
+    values = [str(v) for v in give(level)][:len(columns)]
+    return tuple(values + ["-"] * (len(columns) - len(values)))
 
 
 def play_place(kind: object) -> str:

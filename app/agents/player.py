@@ -77,6 +77,11 @@ class ModelPlayer:
         for d in [d for d in self._frames if d < context.decision - keep]:
             del self._frames[d]
 
+    def recall(self, observation: Observation, context: PlayContext) -> None:
+        """Remember what was shown before a recorded decision that a resume re-applies, so
+        the resumed prompts keep the earlier frames an uninterrupted episode's would."""
+        self._remember(observation, context)
+
     def turn(self, observation: Observation, context: PlayContext) -> Turn:
         self._remember(observation, context)
         return Turn(game=context.task.game, setting=context.setting,

@@ -208,9 +208,10 @@ class Episode:
         self._start_from(obs)
         self.episode_id = episode_id
         for rec in records:
-            obs = await self._reapply(rec)
+            if rec.decision >= self._decision:
+                self._recall()
+            self._observation = await self._reapply(rec)
             self.steps.append(rec)
-        self._observation = obs
         self._carry_ms = max(0.0, carried_ms)
         self._seconds_before += self._carry_ms / 1000.0
         await self.recorder.resume(episode_id, process_token())
@@ -234,6 +235,18 @@ class Episode:
             setting=self.setting.name, player=self.player.spec, budget=self.budget.to_dict(),
             rules=dict(self.task.options), seed=self.seed, owner=process_token(),
             start_state=self._start_hash, study=self.study, meta=self.meta)
+
+    def _recall(self) -> None:
+        """Show the player, while a resume replays the record, what it was shown before the
+        recorded decision about to be re-applied (its optional ``recall(observation,
+        context)``): a model whose prompt keeps earlier observations (MageBench's observation
+        memory, WebUI's earlier renders) then holds the ones an uninterrupted episode would."""
+        recall = getattr(self.player, "recall", None)
+        if callable(recall):
+            try:
+                recall(self._shown(), self._context())
+            except Exception:  # memory only: a failing recall must not stop the resume
+                log.exception("player recall failed")
 
     async def _reapply(self, rec: StepRecord) -> Observation:
         assert self._observation is not None

@@ -48,7 +48,11 @@ class PlayContext:
 
 
 class Player(Protocol):
-    """Anything that can answer an observation with a decision."""
+    """Anything that can answer an observation with a decision.
+
+    Optional: ``recall(observation, context)``, called by a resume for each recorded decision
+    it re-applies, with what the player was shown before it (players that remember earlier
+    observations rebuild that memory; others need not have it)."""
 
     kind: str          # "human" | "model" | "script"
     name: str          # the participant's name in the database

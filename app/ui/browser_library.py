@@ -36,7 +36,13 @@ from playbench.app.ui.qt import (
     Signal,
 )
 from playbench.db.lockguard import database_files
-from playbench.games.kind import TaskKind, default_registry, library_help, play_place
+from playbench.games.kind import (
+    TaskKind,
+    default_registry,
+    library_columns,
+    library_help,
+    play_place,
+)
 
 COLUMNS = ("#", "Objective", "Difficulty", "Evaluators", "Ref.", "Images")
 PANEL_VIEWS = ("browser", "game", "css", "code")
@@ -91,12 +97,22 @@ class WebTasksPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        own = library_columns(self.kind)
+        self.columns = (*COLUMNS[:2], *own) if own else COLUMNS
+        """The table's headers: number and objective, then the kind's own columns where it
+        names them (``library_columns``), else the web-task facts."""
+        if own:
+            self.table.setColumnCount(len(self.columns))
+            self.table.setHorizontalHeaderLabels(list(self.columns))
+            *most, last = ["objective", *(c.lower() for c in own)]
+            self.search.setPlaceholderText(f"Filter by {', '.join(most)} or {last}")
         self.is_games = self.kind.view == "game"
         """Browser games: a task's target in place of web facts; catalogs are folders."""
-        if self.is_games:
+        if self.is_games and not own:
             self.table.setHorizontalHeaderItem(2, QTableWidgetItem("Target"))
             for column in (3, 4, 5):  # evaluators, reference, images: web facts
                 self.table.setColumnHidden(column, True)
+        if self.is_games:
             self.add_file.setText("Add catalog folder…")
             self.add_file.setToolTip("A GameWorld-layout catalog: catalog/games/*.yaml, "
                                      "catalog/tasks/<game>/*.yaml and games/<...>/ pages")
@@ -226,8 +242,9 @@ class WebTasksPanel(QWidget):
         self.shown = [r for r in self.rows if not text or r.matches(text)]
         self.table.setRowCount(len(self.shown))
         for i, r in enumerate(self.shown):
-            values = (r.task_id, r.intent, r.difficulty, ", ".join(r.evaluators),
-                      r.reference or "-", r.images or "-")
+            values: tuple[object, ...] = (r.task_id, r.intent, *r.values) if r.columns else (
+                r.task_id, r.intent, r.difficulty, ", ".join(r.evaluators), r.reference or "-",
+                r.images or "-")
             for col, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
                 if col != 1:

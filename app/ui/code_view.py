@@ -153,8 +153,10 @@ class CodeView(QWidget):
     def online(self) -> bool:
         return self.session is not None and shows_render(self.session.setting.name)
 
-    def begin(self, session: PlaySession, request: StartRequest | None = None) -> None:
-        """Show ``session`` and start its episode."""
+    def begin(self, session: PlaySession, request: StartRequest | None = None,
+              resume_id: int | None = None) -> None:
+        """Show ``session`` and start its episode (or continue recorded ``resume_id``: the
+        editor then opens with the last submitted page)."""
         self.session = session
         level, setting = session.task.level, session.setting
         self.title.setText(level.title or f"Task {level.number}")
@@ -170,8 +172,8 @@ class CodeView(QWidget):
         self.result.setText("")
         self._show_budget()
         session.subscribe(functools.partial(self._event, session=session))
-        self.task = self.state.jobs.start(session.play(), name="write a page",
-                                          on_error=self._failed)
+        work = session.resume(resume_id) if resume_id is not None else session.play()
+        self.task = self.state.jobs.start(work, name="write a page", on_error=self._failed)
 
     def stop(self) -> None:
         if self.busy:
@@ -213,18 +215,16 @@ class CodeView(QWidget):
                 self.targets_layout.addWidget(caption)
                 self.targets_layout.addWidget(shot)
             self.targets_layout.addStretch(1)
+            files = obs.info.get("files") or {}
+            if event.resumed_steps and files:  # a resume: go on from the last submission
+                self.editor.set_files({"index.html": "", "style.css": "", "script.js": "",
+                                       **files})
+                self._show_last(obs)
+            self._show_budget()
             self._set_controls(True)
         elif isinstance(event, Stepped):
             info = event.record.info if hasattr(event.record, "info") else {}
-            aes = (event.observation.info or {}).get("aes")
-            if aes is None:
-                aes = info.get("aes") if isinstance(info, dict) else None
-            self.result.setText("Last submission: AES "
-                                + (f"{100 * aes:.1f} %" if aes is not None else "-"))
-            if self.online:
-                renders = event.observation.info.get("renders") or []
-                if renders:
-                    self._show_render(renders[0], "Render of your last submission")
+            self._show_last(event.observation, info if isinstance(info, dict) else {})
             self._show_budget()
         elif isinstance(event, Ended):
             result = event.result
@@ -234,6 +234,18 @@ class CodeView(QWidget):
             self._set_controls(False)
             self.editor.set_read_only(True)
             self._show_budget()
+
+    def _show_last(self, obs: Any, info: dict[str, Any] | None = None) -> None:
+        """The last submission's AES and, in Online settings, its render."""
+        aes = (obs.info or {}).get("aes")
+        if aes is None:
+            aes = (info or {}).get("aes")
+        self.result.setText("Last submission: AES "
+                            + (f"{100 * aes:.1f} %" if aes is not None else "-"))
+        if self.online:
+            renders = (obs.info or {}).get("renders") or []
+            if renders:
+                self._show_render(renders[0], "Render of your last submission")
 
     # -- input ------------------------------------------------------------------------------
 

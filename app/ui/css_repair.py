@@ -141,8 +141,9 @@ class CssRepairView(QWidget):
     def busy(self) -> bool:
         return self.task is not None and not self.task.done()
 
-    def begin(self, session: PlaySession, request: StartRequest | None = None) -> None:
-        """Show ``session`` and start its episode."""
+    def begin(self, session: PlaySession, request: StartRequest | None = None,
+              resume_id: int | None = None) -> None:
+        """Show ``session`` and start its episode (or continue recorded ``resume_id``)."""
         self.session, self.request = session, request
         self.model = CssRepairModel(self._submit)
         level = session.task.level
@@ -155,8 +156,8 @@ class CssRepairView(QWidget):
         self.rule.clear()
         self.result.clear()
         session.subscribe(functools.partial(self._event, session=session))
-        self.task = self.state.jobs.start(session.play(), name="play CSS repair",
-                                          on_error=self._failed)
+        work = session.resume(resume_id) if resume_id is not None else session.play()
+        self.task = self.state.jobs.start(work, name="play CSS repair", on_error=self._failed)
 
     def stop(self) -> None:
         """Interrupt the running episode (it is recorded as interrupted)."""

@@ -302,20 +302,26 @@ class MainWindow(QMainWindow):
         except Exception as err:  # noqa: BLE001
             self.report(err)
             return
-        if pacer is None:
-            question = replace_question(self.play.session, self.play.busy,
-                                        f"episode #{episode_id}")
+        if pacer is None:  # a person's episode: back to the tab of its kind's view
+            view = self._human_view(session.task.game)
+            question = replace_question(view.session, view.busy, f"episode #{episode_id}")
             if question is not None:
                 confirm(self, question,
-                        lambda: self.stop_play_then(lambda: self.resume(episode_id)))
+                        lambda: self.stop_view_then(view, lambda: self.resume(episode_id)))
                 return
-            self.play.stop()
-            self.tabs.setCurrentIndex(PLAY)
-            self.play.begin(session, None, resume_id=episode_id)
+            view.stop()
+            self.tabs.setCurrentWidget(view)
+            view.begin(session, None, resume_id=episode_id)
         else:
             self.demo.stop_episode()
             self.tabs.setCurrentIndex(DEMO)
             self.demo.begin(session, pacer, resume_id=episode_id)
+
+    def _human_view(self, game: str) -> Any:
+        """The tab where a person plays ``game`` (by its kind's view; the Play tab for
+        boards)."""
+        views = {"code": self.code, CSS_VIEW: self.css}
+        return views.get(self.view_of(game)) or self.play
 
     def _running_human_view(self) -> Any:
         """The Play or Browser view whose person's task is running, or None."""

@@ -49,6 +49,31 @@ ENV_OPTIONS = ("browser", "server", "limits", "targets")
 server (never closed by the env), sandbox limits and a target screenshot cache."""
 
 
+PROPERTY_KINDS = (
+    ("layout", ("display", "flex", "grid", "justify-", "align-", "position", "float",
+                "order", "top", "left", "right", "bottom", "z-index", "overflow")),
+    ("spacing", ("margin", "padding", "gap")),
+    ("size", ("width", "height", "min-", "max-", "aspect-ratio")),
+    ("typography", ("font", "line-height", "letter-spacing", "text-", "white-space",
+                    "word-")),
+    ("colour", ("color", "background", "opacity", "fill")),
+    ("border", ("border", "outline", "box-shadow")),
+)
+"""Kinds of CSS property, by name prefix, for the Library's column (first match wins)."""
+
+
+def property_kind(name: str) -> str:
+    """The kind of a CSS property (``layout``, ``spacing``, ...; ``other`` when unknown)."""
+    def named(prefix: str) -> bool:
+        if prefix.endswith("-"):
+            return name.startswith(prefix)
+        return name == prefix or name.startswith(f"{prefix}-")
+    for kind, prefixes in PROPERTY_KINDS:
+        if any(named(p) for p in prefixes):
+            return kind
+    return "other"
+
+
 class CssRepairKind:
     """The ``css-repair`` task kind (see the module docstring)."""
 
@@ -64,6 +89,10 @@ class CssRepairKind:
                     "Model demo; the scripted solver restores the changed property.")
     """What the Library's task panel says about repairing a page."""
     play_place = "the CSS repair tab"
+    library_columns = ("Project", "Property kind", "Style sheets", "Rules")
+    """The Library's columns for a task (``library_values``): the project, what kind of
+    property broke (layout, spacing, size, ...; never the property, its rule or its value),
+    and how much CSS there is to search."""
     view = "css"
     protocol_family = "tools"
     """Every setting plays through the tool-calling protocol (``family_of``)."""
@@ -81,8 +110,10 @@ class CssRepairKind:
         return SETTINGS
 
     def sources(self) -> list[Source]:
-        return [Source(project.BUNDLED, "CSS repair: 6 projects (bundled)",
-                       len(project.levels()))]
+        found = project.levels()
+        names = {project.breakage_from_text(level.text).project for level in found}
+        return [Source(project.BUNDLED, f"CSS repair: {len(names)} projects (bundled)",
+                       len(found))]
 
     def load(self, source: str, *, fmt: str | None = None) -> list[Level]:
         """``css-repair[:RANGE]`` or a task file ``PATH[:RANGE]`` (a JSON list of breakages
@@ -140,6 +171,14 @@ class CssRepairKind:
         """``css-repair:noisy`` for ``serve-model --policy``: the reference with wrong edits
         now and then (its moves come from :meth:`demo_moves`)."""
         return {"noisy": NoisyPolicy()}
+
+    def library_values(self, level: Level) -> tuple[str, ...]:
+        """One task's values under :attr:`library_columns`. Nothing here names the broken
+        rule, the property or a value: the hint already says what looks wrong."""
+        b = project.breakage_from_text(level.text)
+        sheets = project.load_project(b.project).sheets
+        rules = sum(1 for sheet in sheets for _ in sheet.rules())
+        return (b.project, property_kind(b.property), str(len(sheets)), str(rules))
 
     def describe(self, level: Level) -> Mapping[str, Any]:
         """The Library's task row: number, hint as the objective, project, how it is judged."""

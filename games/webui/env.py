@@ -12,6 +12,13 @@ rendered (too large, hangs, does not load) scores 0. In a setting that shows the
 (``webui:online``) the next observation carries the screenshots of the submission; in
 ``webui:global`` nothing rendered is ever shown and the single submission ends the episode
 (MageBench's Global and Online settings, ``docs/reference/web.md``).
+
+The state is the files last submitted, so an episode is rebuilt by submitting the recorded
+answers again (resume, ``replay --verify``): each is rendered and scored anew in the same
+sandbox, which gives back the list of submissions the budget and the final scores count, and
+the render of the last one that an Online player is shown next. A replay without frames
+(``show_render`` False, the loop's ``render=False``) still renders and scores every submission,
+since the rewards it checks are their AES, but takes no screenshots of them.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -204,7 +212,21 @@ class WebUIEnv:
         return Action(as_answer(files), files)
 
     def vocabulary(self) -> list[str]:
-        return []
+        """Submissions a random player may make (an answer is free text, so this is a sample,
+        none of them the reference): a page with no content, the reference's HTML without its
+        style sheet and script, and the reference with every pixel size doubled."""
+        if self.page is None:
+            return []
+        ref = dict(self.page.reference)
+        html = ref["index.html"]
+        bare = {"index.html": "<!DOCTYPE html>\n<html><head><title>Page</title></head>"
+                              "<body></body></html>"}
+        doubled = {k: re.sub(r"(\d+)px", lambda m: f"{2 * int(m.group(1))}px", v)
+                   for k, v in ref.items()}
+        out = [bare, {"index.html": html}]
+        if doubled != ref:
+            out.append(doubled)
+        return [as_answer(files) for files in out]
 
     def legal_actions(self) -> list[str]:
         return []

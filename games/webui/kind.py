@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -58,6 +59,25 @@ def shows_render(setting: Setting | str) -> bool:
     return not name.startswith(GLOBAL.name)
 
 
+class _Tags(HTMLParser):
+    """Counts the elements of a page (start tags, empty ones included)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.count += 1
+
+
+def count_elements(html: str) -> int:
+    """How many elements ``html`` has, for the Library's size of a target page."""
+    tags = _Tags()
+    tags.feed(html)
+    tags.close()
+    return tags.count
+
+
 class WebUIKind:
     """The ``webui`` task kind (see the module docstring)."""
 
@@ -74,11 +94,16 @@ class WebUIKind:
                     "page.")
     """What the Library's task panel says about writing a page."""
     play_place = "the code editor"
+    library_columns = ("Page type", "Interactions", "Elements", "Files")
+    """The Library's columns for a task (``library_values``): what kind of page, which
+    scripted interactions the test makes, how many elements the target page has, which files
+    the reference uses."""
     view = "code"
     protocol_family = "webui"
     """Models read and answer this kind with the ``webui`` prompt protocol."""
-    resumable = False
-    """A resumed episode would have to re-render every submission; not offered."""
+    resumable = True
+    """The state is the last submitted files: a resume submits the recorded answers again,
+    re-rendering and re-scoring each (see ``games/webui/env.py``)."""
     undo = False
     rule_options: tuple[RuleOption, ...] = ()
     answers = None
@@ -97,10 +122,12 @@ class WebUIKind:
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,
                  render: bool = True) -> Env:
+        """``render`` False (replays, checks): submissions are still rendered and scored (the
+        rewards are their AES) but no screenshots of them are taken."""
         from playbench.games.webui.env import WebUIEnv  # Playwright loads only when played
         extra = (services or EnvServices()).extra
         env: Env = WebUIEnv(browser=extra.get("browser"), limits=extra.get("sandbox_limits"),
-                            targets=extra.get("webui_targets"))
+                            targets=extra.get("webui_targets"), show_render=render)
         return env
 
     def input_map(self) -> None:
@@ -126,6 +153,18 @@ class WebUIKind:
                 "difficulty": f"{len(task.interactions)} interaction(s)", "id": task.id,
                 "category": task.category, "title": task.title,
                 "interactions": len(task.interactions)}
+
+    def library_values(self, level: Level) -> tuple[str, ...]:
+        """One task's values under :attr:`library_columns` (sizes of the target, never its
+        code)."""
+        task = task_of(level)
+        steps = [str(s.get("do")) for s in task.interactions]
+        kinds = ", ".join(dict.fromkeys(steps))
+        interactions = f"{len(steps)} ({kinds})" if steps else "none"
+        files = ", ".join(ext for name, ext in (("index.html", "html"), ("style.css", "css"),
+                                                ("script.js", "js")) if name in task.reference)
+        return (task.category or "-", interactions,
+                str(count_elements(task.reference["index.html"])), files)
 
     def check_level(self, level: Level) -> None:
         task_of(level)

@@ -109,3 +109,43 @@ def test_each_task_panel_says_how_its_own_kind_is_played(make_window, qtbot):
         qtbot.waitUntil(lambda: panel.play.text() == button, timeout=3000)
     web_words = panels["web"].how.text()
     assert all(p.how.text() != web_words for n, p in panels.items() if n != "web")
+
+
+def test_task_columns_come_from_the_kind_and_none_is_empty(make_window, qtbot):
+    """WebUI and CSS repair name their own columns (``library_columns``), and every cell of
+    every task is filled; web tasks keep the web columns. No CSS-repair cell names the broken
+    property, its rule or either value (only the hint says what looks wrong)."""
+    from playbench.app.ui.browser_library import COLUMNS
+    from playbench.games.css_repair.project import breakage_from_text, original_value
+
+    window = make_window()
+    panels = {p.kind.name: p for p in window.library.panels}
+    for name in ("webui", "css-repair", "web", "browser-games"):
+        panel = panels[name]
+        window.library.select(name)
+        qtbot.waitUntil(lambda: not panel.isHidden() and panel.table.rowCount() > 0,
+                        timeout=30000)
+        table = panel.table
+        headers = tuple(table.horizontalHeaderItem(c).text() for c in range(table.columnCount()))
+        own = tuple(getattr(panel.kind, "library_columns", ()))
+        if name in ("web", "browser-games"):  # unchanged: the web facts (games: a target)
+            assert not own
+            assert headers == (COLUMNS if name == "web" else
+                               (*COLUMNS[:2], "Target", *COLUMNS[3:]))
+            row = panel.shown[0]
+            assert [table.item(0, c).text() for c in range(3)] == \
+                [str(row.task_id), row.intent, row.difficulty]
+            hidden = [table.isColumnHidden(c) for c in range(3, 6)]
+            assert hidden == [name == "browser-games"] * 3
+            continue
+        assert own and headers == (*COLUMNS[:2], *own), name
+        for r in range(table.rowCount()):
+            cells = [table.item(r, c).text().strip() for c in range(table.columnCount())]
+            assert all(cell and cell != "-" for cell in cells), (name, r, cells)
+            if name == "css-repair":  # the project's name is in the objective already
+                b = breakage_from_text(panel.shown[r].level.text)
+                secrets = {b.selector, b.property, b.wrong, original_value(b)} - {None}
+                words = [c for c in cells[3:] if not c.isdigit()]
+                assert not any(s in c for s in secrets for c in words), (cells, secrets)
+        panel.select_task(panel.shown[-1].task_id)
+        assert all(v in panel.facts.text() for v in panel.shown[-1].values)

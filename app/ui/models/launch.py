@@ -19,6 +19,7 @@ from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.pacing import PacedPlayer, Pacer, PausableClock
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.models.start import StartRequest
+from playbench.games.kind import default_registry
 
 
 class NoDatabase(RuntimeError):
@@ -70,13 +71,30 @@ def resume_session(state: AppState, episode_id: int, delay: float = 0.0
     task = task_of(row)
     setting = get_setting(ep.setting or "default", task.game)
     budget = Budget.from_dict(ep.budget)
+    env = _kind_env(task.game)
     if row.participant.kind == "human":
-        player = HumanPlayer(row.participant.name, {"input": "keyboard and mouse"})
-        return PlaySession(store, task, setting, budget, player, seed=ep.seed), None
+        player = HumanPlayer(row.participant.name, {"input": _human_input(task.game)})
+        return PlaySession(store, task, setting, budget, player, seed=ep.seed, **env), None
     factory = player_factory(ep.player, store)
     inner = factory.resumed(task, ep.n_steps)
     clock = PausableClock()
     pacer = Pacer(clock, delay)
     session = PlaySession(store, task, setting, budget, PacedPlayer(inner, pacer), seed=ep.seed,
-                          clock=clock, on_close=factory.aclose)
+                          clock=clock, on_close=factory.aclose, **env)
     return session, pacer
+
+
+def _kind_env(game: str) -> dict[str, Any]:
+    """``spec`` and ``env_factory`` for a session of a kind not on the board view (its own
+    environment, the kind as the views' spec), as the Library's start of that kind passes
+    them; nothing for board kinds."""
+    kind = default_registry().get(game)
+    if kind.view == "board":
+        return {}
+    return {"spec": kind, "env_factory": lambda task: kind.make_env(task)}
+
+
+def _human_input(game: str) -> str:
+    """How a person gives actions for ``game``, as recorded with the participant."""
+    view = default_registry().get(game).view
+    return {"code": "code editor"}.get(view, "keyboard and mouse")

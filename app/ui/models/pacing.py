@@ -109,6 +109,12 @@ class PacedPlayer:
     def details(self) -> dict[str, Any]:
         return self.inner.details()
 
+    def recall(self, observation: Observation, context: PlayContext) -> None:
+        """Passed on to the inner player (see ``Player``): a resume rebuilds its memory."""
+        recall = getattr(self.inner, "recall", None)
+        if callable(recall):
+            recall(observation, context)
+
     async def act(self, observation: Observation, context: PlayContext) -> Decision:
         await self.pacer.wait_turn()
         return await self.inner.act(observation, context)

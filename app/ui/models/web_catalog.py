@@ -4,7 +4,8 @@
 Everything kind-specific comes from the task kind (``playbench.games.kind``): its bundled sources,
 its loader and the listing facts of each task (``TaskKind.describe``). A row holds what a person
 choosing a task wants to see before starting it: the objective, the difficulty, the evaluator
-kinds that will score it, whether it needs pictures, and how many actions its reference takes.
+kinds that will score it, whether it needs pictures, and how many actions its reference takes;
+or, for a kind that names its own columns (``library_columns``), that kind's values.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from playbench.app.ui.models.catalog import PackRef
 from playbench.games.base import Level, LevelError
-from playbench.games.kind import TaskKind
+from playbench.games.kind import TaskKind, library_columns, library_values
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,17 @@ class WebTaskRow:
     reference: int
     start: str = ""
     """The start page(s), with the site placeholders as written (``__CLASSIFIEDS__``)."""
+    columns: tuple[str, ...] = ()
+    """The kind's own Library columns (``library_columns``), when it declares them."""
+    values: tuple[str, ...] = ()
+    """This task's values under :attr:`columns` (``library_values``)."""
 
     @property
     def facts(self) -> str:
         """One line for the start panel."""
+        if self.columns:
+            return " · ".join(f"{c.lower()} {v}" for c, v in zip(self.columns, self.values,
+                                                                 strict=True))
         parts = [f"difficulty {self.difficulty}"]
         if self.evaluators:
             parts.append("evaluated by " + ", ".join(self.evaluators))
@@ -46,7 +54,8 @@ class WebTaskRow:
         return " · ".join(parts)
 
     def matches(self, text: str) -> bool:
-        hay = " ".join([str(self.task_id), self.intent, self.difficulty, *self.evaluators])
+        hay = " ".join([str(self.task_id), self.intent, self.difficulty, *self.evaluators,
+                        *self.values])
         return text.lower() in hay.lower()
 
 
@@ -71,7 +80,8 @@ def row_of(kind: TaskKind, level: Level) -> WebTaskRow:
             difficulty = f"target {d['target']:g}"
     return WebTaskRow(level, task if isinstance(task, int) else level.number, str(intent),
                       str(difficulty), evaluators, int(d.get("images") or 0),
-                      int(d.get("reference") or 0), str(d.get("start") or ""))
+                      int(d.get("reference") or 0), str(d.get("start") or ""),
+                      library_columns(kind), library_values(kind, level))
 
 
 def load_rows(kind: TaskKind, pack: PackRef) -> list[WebTaskRow]:
