@@ -219,6 +219,7 @@ class CodeView(QWidget):
             if event.resumed_steps and files:  # a resume: go on from the last submission
                 self.editor.set_files({"index.html": "", "style.css": "", "script.js": "",
                                        **files})
+                self.timer.stop()  # the page was just rendered; no live render of it again
                 self._show_last(obs)
             self._show_budget()
             self._set_controls(True)

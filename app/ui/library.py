@@ -224,12 +224,16 @@ class LibraryView(QWidget):
     def _game_changed(self, row: int) -> None:
         shown = row - len(self._games)  # which browser kind's panel, if any
         browser = 0 <= shown < len(self.panels)
-        was_browser = any(not p.isHidden() for p in self.panels)
+        was = [i for i, p in enumerate(self.panels) if not p.isHidden()]
+        was_browser = bool(was)
         for w in self._board_parts:
             w.setVisible(not browser)
         for i, panel in enumerate(self.panels):
             panel.setVisible(i == shown)
-        if browser != was_browser:  # switching between board games and a browser kind
+        # Switching between board games and a task panel, or from one kind's task panel to
+        # another's (whose pane would otherwise keep its width of 0, leaving the games list
+        # alone across the window).
+        if browser != was_browser or (browser and was != [shown]):
             total = max(1250, sum(self._split.sizes()))
             panes = [0] * len(self.panels)
             if browser:

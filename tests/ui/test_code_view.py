@@ -112,6 +112,8 @@ def test_an_interrupted_page_resumes_from_episodes_with_the_last_submission(
     assert view.budget.text() == f"Submissions: 1 of {SETTINGS['webui:online'].budget.max_actions}"
     assert "Last submission: AES" in view.result.text()
     assert view.render_view.pixmap() is not None and not view.render_view.pixmap().isNull()
+    assert view.render_title.text() == "Render of your last submission"
+    assert not view.timer.isActive()  # the submitted page is not rendered a second time
     reference = dict(task_of(LEVELS[INDEX]).reference)
     view.editor.set_files(reference)
     qtbot.mouseClick(view.submit_button, Qt.MouseButton.LeftButton)

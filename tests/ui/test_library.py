@@ -125,6 +125,9 @@ def test_task_columns_come_from_the_kind_and_none_is_empty(make_window, qtbot):
         window.library.select(name)
         qtbot.waitUntil(lambda: not panel.isHidden() and panel.table.rowCount() > 0,
                         timeout=30000)
+        # Straight from one kind's panel to the next: the new panel gets the room (it used
+        # to keep a width of 0, leaving the games list alone across the window).
+        qtbot.waitUntil(lambda: panel.width() > 2 * window.library.games.width())
         table = panel.table
         headers = tuple(table.horizontalHeaderItem(c).text() for c in range(table.columnCount()))
         own = tuple(getattr(panel.kind, "library_columns", ()))
