@@ -133,3 +133,57 @@ def test_a_person_repairs_the_css_with_the_models_tools(qtbot, make_window, shar
     assert all(s.valid for s in stored)
     assert session.budget.max_actions == 10
     assert view.view_episode.isVisible()
+
+
+def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shared):
+    """A person's stopped CSS repair resumes from Episodes in the CSS repair tab (not the
+    board Play tab): the recorded edit is re-applied, so the page already matches, one of ten
+    rounds is used, and saying it is fixed ends the episode solved."""
+    window = make_window()
+    window.resize(1280, 800)
+    window.web.runtime = WebRuntime(shared)
+    window.css.runtime = window.web.runtime
+    lib = window.library
+    lib.select("css-repair")
+    panel = next(p for p in lib.panels if p.kind.name == "css-repair")
+    qtbot.waitUntil(lambda: bool(panel.rows), timeout=TIMEOUT)
+    panel.select_task(1)  # bakery: the top bar's display: flex became block
+    panel.player.setCurrentIndex(panel.player.findData("human"))
+    click(qtbot, panel.play)
+    view = window.css
+    qtbot.waitUntil(lambda: view.session is not None and view.find_rules.isEnabled(),
+                    timeout=TIMEOUT)
+    choose(qtbot, view.elements, "header.top")
+    click(qtbot, view.find_rules)
+    ready(qtbot, view, 1)
+    choose(qtbot, view.selectors, ".top")
+    qtbot.keyClicks(view.prop, "display")
+    qtbot.keyClicks(view.value, "flex")
+    click(qtbot, view.apply)
+    ready(qtbot, view, 2)
+    first = view.session
+    episode_id = first.episode_id
+    view.stop()
+    qtbot.waitUntil(lambda: first.result is not None, timeout=TIMEOUT)
+    assert window.state.store.episode(episode_id).episode.status == "interrupted"
+
+    window.show_episode(episode_id)
+    viewer = window.episodes
+    qtbot.waitUntil(lambda: viewer.record is not None and viewer.record.id == episode_id,
+                    timeout=TIMEOUT)
+    assert viewer.resume.isVisible()
+    click(qtbot, viewer.resume)
+    qtbot.waitUntil(lambda: view.session is not first and view.session is not None
+                    and view.find_rules.isEnabled(), timeout=TIMEOUT)
+    assert window.tabs.currentWidget() is view
+    assert view.session.episode_id == episode_id and len(view.session.steps) == 2
+    assert view.model.ssim > 0.9  # the recorded edit was applied again
+    click(qtbot, view.done)
+    qtbot.waitUntil(lambda: view.session.result is not None, timeout=TIMEOUT)
+    assert view.session.result.scores["solved"] == 1.0
+    stored = window.state.store.steps(episode_id)
+    assert [s.action for s in stored] == [
+        'get_selectors_by_html_elements("header.top")',
+        'edit_rule(".top", "display", "flex")',
+        "fixed()",
+    ]
