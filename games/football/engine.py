@@ -3,9 +3,11 @@ starts the engine server (``worker.py``) in its own process and talks to it.
 
 Why a separate process: GRF 2.10.2 builds against Boost.Python, which Debian ships for its own
 Python 3.11 only, while PlayBench runs on 3.12 (``docs/football.md`` says how the extra is
-installed); GRF also allows one rendering engine per process. The server needs a display for
-frames: GRF renders with OpenGL, and its offscreen EGL path gives much darker frames than a
-real GL context, so without ``DISPLAY`` the server is started under ``xvfb-run`` (software GL).
+installed); GRF also allows one rendering engine per process. The server needs a display: GRF
+renders with OpenGL into a window of its own, and its offscreen EGL path gives much darker
+frames than a real GL context, so the server runs under ``xvfb-run`` (software GL, a private
+display, so GRF's window never shows on the person's screen); only where Xvfb is missing does
+it use ``DISPLAY``.
 """
 
 from __future__ import annotations
@@ -70,9 +72,8 @@ class Step:
 
 
 QUIET_WIDTH = 32
-"""The frame width when nobody looks at the frames: GRF still renders (the worker's docstring
-says why), at a cost that shrinks with the picture (measured here: about 17 frames/s at 16-64 px,
-9 at 320, 2 at 1280 under Xvfb)."""
+"""The frame width when nobody looks at the frames: GRF's rendering engine still runs (the
+worker's docstring says why), and a small picture keeps its start and any stray draw cheap."""
 
 
 class Engine:
@@ -94,12 +95,14 @@ class Engine:
         cmd = [python, "-u", str(WORKER)]
         env = dict(self._environ)
         env.setdefault("SDL_AUDIODRIVER", "dummy")
-        if not env.get("DISPLAY"):
-            xvfb = shutil.which("xvfb-run")
-            if xvfb is None:
-                raise EngineError("football frames need a display: set DISPLAY or install "
-                                  "Xvfb (Debian package xvfb)")
+        # GRF draws into a window of its own: a private Xvfb display keeps that window off
+        # the person's screen; only without Xvfb does it fall back to the real display.
+        xvfb = shutil.which("xvfb-run")
+        if xvfb is not None:
             cmd = [xvfb, "-a", "-s", "-screen 0 1280x800x24", *cmd]
+        elif not env.get("DISPLAY"):
+            raise EngineError("football frames need a display: install Xvfb (Debian package "
+                              "xvfb) or set DISPLAY")
         env.pop("SDL_VIDEODRIVER", None)  # GRF needs a real video driver for its GL context
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

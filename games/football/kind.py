@@ -16,6 +16,7 @@ set 10 times per level: ``playbench run --game football --levels magebench-mini 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -180,17 +181,33 @@ class FootballTaskEnv(BoardTaskEnv):
             info["end_reason"] = state.end
         return Observation(frame, self.board.text(), tuple(self.board.legal_actions()), info)
 
+    # The engine answers over a pipe and takes from milliseconds (a frame) to seconds (its
+    # start, a replay); the calls run in a worker thread so the app's event loop - and the
+    # window a person plays in - keeps going meanwhile. The loop makes one call at a time.
+
     async def reset(self, task: Task, seed: int) -> Observation:
+        return await asyncio.to_thread(self._reset, task, seed)
+
+    def _reset(self, task: Task, seed: int) -> Observation:
         self.task = task
         self.board.reset(task.level)
         self.board.state = self.rules.reach(self.rules.with_seed(self.board.state, seed))
         return self._observe()
 
     async def step(self, action: Action) -> Transition:
+        return await asyncio.to_thread(self._step, action)
+
+    def _step(self, action: Action) -> Transition:
         out = self.board.step(action.move)
         state: game.MatchState = self.board.state
         return Transition(self._observe(), out.valid, out.changed, out.reward, state.done,
                           out.reason, invalid_kind=None if out.valid else "illegal")
+
+    async def restore(self, snapshot: Any) -> Observation:
+        def go() -> Observation:
+            self.board.restore(snapshot)
+            return self._observe()
+        return await asyncio.to_thread(go)
 
     def state_hash(self) -> str:
         """The decisions and where they led (ball, players, frames): a replay that drifts from

@@ -22,13 +22,14 @@ FRAME_WIDTH = 640
 
 class FootballRenderer:
     """Frames from GRF: each frame is the engine's picture of the state (replayed to it when
-    the engine is elsewhere), at the options' ``width`` (640 by default)."""
+    the engine is elsewhere), at the options' ``width`` when they name one (a new width
+    restarts the engine), else at the engine's (the env sets it before the engine starts)."""
 
     def __init__(self, rules: FootballRules, options: Mapping[str, Any] | None = None) -> None:
         self.rules = rules
-        width = int((options or {}).get("width", 0) or 0) or FRAME_WIDTH
+        width = int((options or {}).get("width", 0) or 0)
         engine = rules.engine
-        if width != engine.width:
+        if width and width != engine.width:
             engine.close()
             engine.width = width
             rules.forget()

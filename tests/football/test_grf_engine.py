@@ -91,6 +91,11 @@ async def test_frames_come_from_the_engine_under_a_display():
         frame = obs.frame
         assert frame is not None and frame.dtype == np.uint8 and frame.shape == (180, 320, 3)
         assert float(frame.mean()) > 60  # a lit pitch, not the dark offscreen picture
+        # our team plays in yellow (MageBench): yellow shirts, not the cyan of swapped channels
+        r, g, b = (frame[..., i].astype(int) for i in range(3))
+        yellow = int(((r > 140) & (g > 140) & (b < 90)).sum())
+        cyan = int(((b > 140) & (g > 140) & (r < 90)).sum())
+        assert yellow > 3 * cyan and yellow >= 10, (yellow, cyan)
         tr = await env.step(Action("action_right", "action_right"))
         assert tr.observation.frame is not None
         assert not np.array_equal(tr.observation.frame, frame)
