@@ -254,7 +254,7 @@ class BrowserGameEnv:
         else:
             data = await self.session.screenshot()
         with Image.open(io.BytesIO(data)) as img:
-            return np.asarray(img.convert("RGB"))
+            return np.asarray(img if img.mode == "RGB" else img.convert("RGB"))
 
     async def _jpeg(self) -> bytes:
         assert self.session is not None
