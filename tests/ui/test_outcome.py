@@ -40,3 +40,9 @@ def test_web_text_quotes_the_answer_and_gives_the_score():
     unjudged = result("done", "budget", ("scroll [down]",) * 30, score=None)
     assert web_end_text(unjudged).startswith("Out of actions after 30 actions")
     assert "Not scored" in web_end_text(unjudged)
+
+
+def test_a_kinds_own_end_reason_reads_as_words():
+    # football ends on its own reasons (ball_lost, time_up); a person sees words, not codes
+    assert board_end_text(result("done", "ball_lost", ("R",) * 7), None, False) == (
+        "Ball lost after 7 actions.")

@@ -16,8 +16,11 @@ END_TEXT = {
 
 
 def end_head(end_reason: str | None) -> str:
-    """A few words for why a finished episode ended."""
-    return END_TEXT.get(end_reason or "", end_reason or "Finished")
+    """A few words for why a finished episode ended; a kind's own reason (football's
+    ``ball_lost``) is shown as words ("Ball lost")."""
+    if not end_reason:
+        return "Finished"
+    return END_TEXT.get(end_reason, end_reason.replace("_", " ").capitalize())
 
 
 def _actions(n: int) -> str:
