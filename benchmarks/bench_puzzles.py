@@ -89,9 +89,9 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def room_rows(rooms: int) -> list[list[str]]:
     """Per MageBench tier: the optimal lengths of ``rooms`` generated rooms (p10, median, p90,
-    max, min), how many the solver did not settle within the magebench pack's node budget (left
-    out of the figures, so the big tiers' figures lean short), and the CPU milliseconds to make
-    one room, solving excluded (median, p95)."""
+    max, min), how many the solver did not settle within the magebench pack's node budget for
+    the tier (left out of the figures, so the big tiers' figures lean short), and the CPU
+    milliseconds to make one room, solving excluded (median, p95)."""
     rows = []
     for tier, w, h, b, *_ in sokoban_packs.MAGEBENCH_TIERS:
         spec = RoomSpec(w, h, b)
@@ -107,7 +107,7 @@ def room_rows(rooms: int) -> list[list[str]]:
             times.append(1000 * (time.process_time() - start))
             if state is None:
                 continue
-            plan = solve(None, state, None, sokoban_packs.MAGEBENCH_SOLVE_NODES)
+            plan = solve(None, state, None, sokoban_packs.solve_nodes_for(tier))
             if plan is None:
                 unsettled += 1
             else:

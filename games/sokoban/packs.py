@@ -34,10 +34,21 @@ MAGEBENCH_MIN_OPTIMAL = 5
 """Our choice: reverse play now and then leaves a room one or two pushes from solved; such
 levels measure nothing, so the pack starts at 5 moves."""
 
-MAGEBENCH_SOLVE_NODES = 5_000
+MAGEBENCH_SOLVE_NODES = {"Sokoban-v1": 20_000, "Sokoban-large-v1": 20_000,
+                         "Sokoban-v2": 40_000, "Sokoban-huge-v0": 40_000}
 """Our choice: a room whose optimum the solver has not settled after this many push states is
-skipped, as MageBench skips rooms over 50 moves; without it the big five-box tiers take many
-minutes to build (docs/fidelity.md, MageBench)."""
+skipped, as MageBench skips rooms over 50 moves; without a bound the big five-box tiers take many
+minutes to build. Tiers not named here use :data:`SOLVE_NODES_DEFAULT`. The four- and five-box
+tiers get more, because at 5,000 states the solver gave up on some of their long rooms (35 to
+42 moves), which left the pack leaning short (docs/fidelity.md, MageBench)."""
+SOLVE_NODES_DEFAULT = 5_000
+"""The solver budget of the two- and three-box tiers, which settles nearly all their rooms."""
+
+
+def solve_nodes_for(tier: str) -> int:
+    """The magebench pack's solver budget for one tier (push states per room)."""
+    return MAGEBENCH_SOLVE_NODES.get(tier, SOLVE_NODES_DEFAULT)
+
 
 MAGEBENCH_TIERS = (
     # gym-sokoban environment, width, height, boxes, levels in the full pack, levels in mini
@@ -66,7 +77,7 @@ MAGEBENCH = (
          tuple(Part(n, 9300 + i, None,
                     {"width": w, "height": h, "boxes": b, "style": "search",
                      "walk_steps": GYM_WALK_STEPS.get(tier),
-                     "solve_nodes": MAGEBENCH_SOLVE_NODES,
+                     "solve_nodes": solve_nodes_for(tier),
                      "min_optimal": MAGEBENCH_MIN_OPTIMAL,
                      "max_optimal": MAGEBENCH_MAX_OPTIMAL},
                     f"magebench {{number}}: {tier} {w}x{h}, {b} boxes", {"tier": tier})

@@ -53,6 +53,15 @@ class _Tables:
                         todo.append(prev)
             self.to_target.append(dist)
         self.live = frozenset(cell for dist in self.to_target for cell in dist)
+        # The three other squares of each 2x2 block a square belongs to.
+        self.blocks: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        for cell in floor:
+            found = []
+            for corner in (cell, cell - 1, cell - w, cell - w - 1):
+                block = (corner, corner + 1, corner + w, corner + w + 1)
+                a, b, c = (x for x in block if x != cell)
+                found.append((a, b, c))
+            self.blocks[cell] = tuple(found)
         self._pushes: dict[frozenset[int], int] = {}
 
     def pushes(self, boxes: frozenset[int]) -> int:
@@ -94,18 +103,16 @@ def _tables(board: Board) -> _Tables:
     return tab
 
 
-def _frozen(board: Board, boxes: frozenset[int], pos: int) -> bool:
+def _frozen(tab: _Tables, boxes: frozenset[int], pos: int) -> bool:
     """Whether the box at ``pos`` completes a 2x2 block of walls and boxes with a box off target."""
-    w = board.width
-    walls = board.walls
-    for dx in (-1, 0):
-        for dy in (-w, 0):
-            corner = pos + dx + dy
-            block = (corner, corner + 1, corner + w, corner + w + 1)
-            if all(c in walls or c in boxes for c in block) and any(
-                c in boxes and c not in board.targets for c in block
-            ):
-                return True
+    walls = tab.board.walls
+    targets = tab.board.targets
+    for a, b, c in tab.blocks[pos]:
+        if ((a in walls or a in boxes) and (b in walls or b in boxes)
+                and (c in walls or c in boxes)
+                and (pos not in targets or (a in boxes and a not in targets)
+                     or (b in boxes and b not in targets) or (c in boxes and c not in targets))):
+            return True
     return False
 
 
@@ -212,7 +219,7 @@ def solve(rules: SokobanRules | None, state: SokobanState, max_moves: int | None
                 if dest in board.walls or dest in boxes or dest not in tab.live:
                     continue
                 nboxes = (boxes - {b}) | {dest}
-                if _frozen(board, nboxes, dest):
+                if _frozen(tab, nboxes, dest):
                     continue
                 ng = g + steps + 1
                 child = (b, nboxes)
