@@ -173,9 +173,9 @@ class WebUIKind:
                    policy: str, rng: random.Random) -> list[str] | None:
         """What the offline endpoint (``playbench serve-model``) answers for a WebUI request,
         from the task's level text that the request's state hint carries: ``oracle`` submits
-        the reference page, ``random`` a perturbed reference (:meth:`perturb`, the noisy
-        demo player); other policies are not offered here (None)."""
-        if policy not in ("oracle", "random"):
+        the reference page, ``noisy`` (``webui:noisy``; plain ``random`` does the same) a
+        perturbed reference (:meth:`perturb`); other policies are not offered here (None)."""
+        if policy not in ("oracle", "random", "noisy"):
             return None
         try:
             task = task_of(Level(GAME, level_text))
@@ -183,6 +183,10 @@ class WebUIKind:
             return [""]
         answer = as_answer(dict(task.reference))
         return [answer if policy == "oracle" else self.perturb(answer, rng)]
+
+    def demo_policies(self) -> Mapping[str, Any]:
+        """The kind's named offline players for ``serve-model --policy webui:NAME``."""
+        return {"noisy": NoisyPolicy()}
 
     def perturb(self, answer: str, rng: random.Random) -> str:
         """A noisy version of a correct answer, for the offline endpoint's noise: one of a
@@ -199,6 +203,17 @@ class WebUIKind:
         if k == 3:
             return re.sub(r'id="[^"]*"', "", answer, count=2)
         return answer[: max(1, len(answer) // 2)]
+
+
+class NoisyPolicy:
+    """``webui:noisy`` for ``serve-model --policy``: each submission a perturbed reference
+    page (the server asks :meth:`WebUIKind.demo_moves` first, with this name)."""
+
+    name = "noisy"
+    needs_position = False
+
+    def answer(self, pos: Any, hint: Any, rng: random.Random) -> list[str]:
+        return KIND.demo_moves(hint.level, "", [], self.name, rng) or [""]
 
 
 KIND = WebUIKind()

@@ -81,9 +81,10 @@ async def test_oracle_stand_in_rebuilds_the_page(browser, targets, store, settin
         assert "```html" in line["action"] and "```css" in line["action"]
 
 
-async def test_random_stand_in_submits_perturbed_pages_until_the_budget(browser, targets,
-                                                                        store):
-    with ModelServer(ServeOptions(port=0, policy="random", seed=3)) as server:
+async def test_noisy_stand_in_submits_perturbed_pages_until_the_budget(browser, targets,
+                                                                       store):
+    # webui:noisy, as the issue names it (plain ``random`` is the same player)
+    with ModelServer(ServeOptions(port=0, policy="webui:noisy", seed=3)) as server:
         results = await play(browser, targets, store, server.url, "webui:online")
     for r in results:
         assert r.status == "done", r.end_reason
