@@ -128,11 +128,15 @@ class Server:
             })
             self.env = football_env.FootballEnv(self.config)
             self.width = width
+        # Drawing on before every reset. Before the first, this makes the engine GRF's
+        # rendering engine from the start (asked later, GRF swaps engines mid-game through a
+        # saved state, and that game differs from the ones a reused engine plays); before a
+        # later one, it avoids a crash (SIGSEGV) GRF 2.10.2 has resetting with drawing off.
+        self.env.render(mode="rgb_array")
         self.config["game_engine_random_seed"] = seed
         self.config["reverse_team_processing"] = bool(seed % 2)
         obs = self.env.reset()
-        self.env.render(mode="rgb_array")  # the rendering engine, always (module docstring),
-        self.env.disable_render()  # drawing only the frames asked for
+        self.env.disable_render()  # then drawing only the frames asked for (module docstring)
         return {"obs": _raw(obs)}
 
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:

@@ -63,6 +63,28 @@ async def test_same_seed_same_game_and_another_seed_another():
     assert runs[0][1] != runs[2][1]
 
 
+async def test_a_second_episode_in_the_same_engine_is_the_game_a_fresh_engine_plays():
+    # GRF crashes when its rendering engine is reset with drawing off (worker.py): a reused
+    # engine must survive the reset and replay the same game as a fresh one
+    moves = ["action_right", "action_right", "action_short_pass", "action_right"]
+    env = KIND.make_env(task(), render=False)
+    try:
+        await env.reset(task(), 8)
+        await decide_all(env, moves)
+        await env.reset(task(), 9)
+        await decide_all(env, moves)
+        reused = env.state_hash()
+    finally:
+        await env.close()
+    fresh = KIND.make_env(task(), render=False)
+    try:
+        await fresh.reset(task(), 9)
+        await decide_all(fresh, moves)
+        assert fresh.state_hash() == reused
+    finally:
+        await fresh.close()
+
+
 async def test_a_repeated_direction_runs_on_and_a_pass_plays_until_someone_has_the_ball():
     env = KIND.make_env(task(), render=False)
     try:
