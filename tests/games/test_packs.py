@@ -179,7 +179,7 @@ def test_magebench_mini_is_a_subset_with_every_tier():
 # --- reproducible from the documented seeds -------------------------------------------------
 
 FULL_REBUILD = sorted(k for k in PACKS if k != "sokoban/magebench")
-"""Packs rebuilt in full by the suite. The 182-level magebench pack (about 3 min of CPU) is
+"""Packs rebuilt in full by the suite. The 182-level magebench pack (about 6 min of CPU) is
 rebuilt on its first 3 levels per tier - the same generator calls, stopped earlier - and in
 full by ``python -m playbench.games.build_packs --check``."""
 
