@@ -27,6 +27,7 @@ async def decisions(levels: list, pick, seconds: float) -> tuple[int, int, float
     """Play episodes until ``seconds`` have passed: (decisions, frames, wall seconds)."""
     env = KIND.make_env(Task("football", levels[0]), render=False)
     made = frames = 0
+    await env.reset(Task("football", levels[0]), 0)  # the engine's start is not a decision
     start = time.perf_counter()
     episode = 0
     try:
