@@ -164,9 +164,8 @@ class FootballTaskEnv(BoardTaskEnv):
                  render: bool = True) -> None:
         super().__init__(SPEC, {}, render_options, render)
         # the frame size is decided once, before the engine starts (a change restarts it)
-        self.rules.engine.width = (
-            int((render_options or {}).get("width", 0) or 0) or FRAME_WIDTH if render
-            else QUIET_WIDTH)
+        asked = int((render_options or {}).get("width", 0) or 0)
+        self.rules.engine.width = (asked or FRAME_WIDTH) if render else QUIET_WIDTH
 
     @property
     def rules(self) -> game.FootballRules:
