@@ -33,7 +33,7 @@ async def one_game(browser: Browser, game: str, steps: int, fmt: str) -> dict[st
     task = Task(KIND.name, level, {}, "bench")
     env = BrowserGameEnv(browser=browser, config=EnvConfig(frame_format=fmt))
     out: dict[str, list[float]] = {k: [] for k in ("overhead", "resume", "execute+",
-                                                   "pause+state", "screenshot", "total")}
+                                                   "settle", "decode", "total")}
     try:
         await env.reset(task, 0)
         role = env.spec.role if env.spec else None
@@ -49,8 +49,8 @@ async def one_game(browser: Browser, game: str, steps: int, fmt: str) -> dict[st
             out["overhead"].append(total - bound)
             out["resume"].append(t["resume"])
             out["execute+"].append(t["execute"] - bound)
-            out["pause+state"].append(t["pause+state"])
-            out["screenshot"].append(t["screenshot"])
+            out["settle"].append(t["pause+state+screenshot"])
+            out["decode"].append(t["frame"])
             if tr.terminated:
                 await env.reset(task, 0)
     finally:

@@ -22,7 +22,6 @@ before any page script runs. Every page call is bounded (:meth:`PageSession.answ
 from __future__ import annotations
 
 import asyncio
-import base64
 import hashlib
 import io
 import json
@@ -71,11 +70,12 @@ BEGIN = """async ({seed, width, height, first}) => {
   }
   return true;
 }"""
-STATE = "() => JSON.parse(JSON.stringify(window.gameAPI.getState()))"
-PAUSE_STATE = ("() => { window.__pauseGame(); "
-               "return JSON.parse(JSON.stringify(window.gameAPI.getState())); }")
-PAUSE = "() => window.__pauseGame()"
-RESUME = "() => window.__resumeGame()"
+# Page calls made on every step go through the tab's DevTools session (Runtime.evaluate
+# expressions, not Playwright functions), the channel the screenshot also takes: see step().
+STATE = "JSON.parse(JSON.stringify(window.gameAPI.getState()))"
+PAUSE_STATE = f"(window.__pauseGame(), {STATE})"
+PAUSE = "window.__pauseGame()"
+RESUME = "window.__resumeGame()"
 
 
 def control_script() -> str:
@@ -152,7 +152,8 @@ class BrowserGameEnv:
         self.progress: Progress | None = None
         self.state: dict[str, Any] = {}
         self.seed = 0
-        self._cdp: Any = None
+        self._shot: bytes | None = None
+        """The screenshot taken with the last state read, for the next observation."""
         self.timings: dict[str, float] = {}
         """Milliseconds of the last step's parts (execute, pause, state, screenshot)."""
 
@@ -223,21 +224,29 @@ class BrowserGameEnv:
             BEGIN, {"seed": int(self.seed) & 0xFFFFFFFF, "width": self.spec.width,
                     "height": self.spec.height, "first": first}), "starting the game")
 
-    async def _pause(self) -> None:
+    async def _call(self, expression: str, what: str) -> Any:
+        """Evaluate ``expression`` in the game's page through the tab's DevTools session and
+        return its value as JSON data."""
         assert self.session is not None
-        await self.session.answer(self.session.page.evaluate(PAUSE), "pausing the game")
+        cdp = await self.session.devtools()
+        reply = await self.session.answer(cdp.send("Runtime.evaluate", {
+            "expression": expression, "returnByValue": True}), what)
+        problem = reply.get("exceptionDetails")
+        if problem:
+            text = (problem.get("exception") or {}).get("description") or problem.get("text")
+            raise BrowserError(f"{what}: the page raised {str(text).splitlines()[0][:200]}")
+        return (reply.get("result") or {}).get("value")
+
+    async def _pause(self) -> None:
+        await self._call(PAUSE, "pausing the game")
 
     async def _resume(self) -> None:
-        assert self.session is not None
-        await self.session.answer(self.session.page.evaluate(RESUME), "resuming the game")
+        await self._call(RESUME, "resuming the game")
 
     async def read_state(self, pause: bool = False) -> dict[str, Any]:
         """``gameAPI.getState()`` as plain JSON values (after pausing the game, with
         ``pause``)."""
-        assert self.session is not None
-        script = PAUSE_STATE if pause else STATE
-        state = await self.session.answer(self.session.page.evaluate(script),
-                                          "reading the state")
+        state = await self._call(PAUSE_STATE if pause else STATE, "reading the state")
         if not isinstance(state, dict):
             raise BrowserError(f"gameAPI.getState() gave {type(state).__name__}, not an object")
         return state
@@ -249,23 +258,33 @@ class BrowserGameEnv:
         if not self.render_frames or self.session is None:
             return None
         from PIL import Image
-        if self.config.frame_format == "jpeg":
-            data = await self._jpeg()
-        else:
-            data = await self.session.screenshot()
+        data, self._shot = self._shot, None
+        if data is None:
+            data = await self._capture()
         with Image.open(io.BytesIO(data)) as img:
             return np.asarray(img if img.mode == "RGB" else img.convert("RGB"))
 
-    async def _jpeg(self) -> bytes:
+    async def _capture(self) -> bytes:
         assert self.session is not None
-        session = self.session
-        if self._cdp is None:
-            self._cdp = await session.answer(session.context.new_cdp_session(session.page),
-                                             "a DevTools session")
-        shot = await session.answer(self._cdp.send(
-            "Page.captureScreenshot", {"format": "jpeg", "quality": 90,
-                                       "optimizeForSpeed": True}), "a screenshot")
-        return base64.b64decode(shot["data"])
+        return await self.session.screenshot(self.config.frame_format, quality=90)
+
+    async def _settle(self) -> None:
+        """Pause the game (in paused mode), read its state and take the screenshot of that
+        moment. The screenshot is asked for right behind the pause-and-read call on the same
+        DevTools channel, without waiting for its answer: Chromium runs the pause before it
+        draws the frame it captures, so frame and state agree (tested in
+        tests/browser_games/test_harness.py) and the two waits overlap."""
+        reading = self.read_state(pause=self.paused_mode)
+        if not self.render_frames:
+            self.state = await reading
+            return
+        state_job = asyncio.ensure_future(reading)
+        await asyncio.sleep(0)  # the pause-and-read message leaves first
+        try:
+            shot = await self._capture()
+        finally:
+            self.state = await state_job
+        self._shot = shot
 
     def hud(self) -> dict[str, Any]:
         """What a person's heads-up display shows (actions left are the loop's to add)."""
@@ -295,7 +314,7 @@ class BrowserGameEnv:
         assert self.controls is not None and self.spec is not None
         t0 = time.perf_counter()
         frame = await self.frame()
-        self.timings["screenshot"] = (time.perf_counter() - t0) * 1000
+        self.timings["frame"] = (time.perf_counter() - t0) * 1000
         hud = self.hud()
         text = (f"score {hud.get('score')}, best {hud.get('best')}, target "
                 f"{hud.get('target')}, status {hud.get('status')}")
@@ -369,17 +388,24 @@ class BrowserGameEnv:
             command = self.parse_action(action.text).move
         p = self.progress
         t0 = time.perf_counter()
+        resuming = None
         if self.paused_mode:
-            await self._resume()
+            # the resume is sent ahead of the action's first input; its answer is awaited
+            # after the action, so its round trip is not added to the step
+            resuming = asyncio.ensure_future(self._resume())
+            await asyncio.sleep(0)
         t1 = time.perf_counter()
-        await self.execute(command)
+        try:
+            await self.execute(command)
+        finally:
+            if resuming is not None:
+                await resuming
         t2 = time.perf_counter()
         before = settled_state(self.state)
-        # one page call pauses the game and reads its state (one round trip, not two)
-        self.state = await self.read_state(pause=self.paused_mode)
+        await self._settle()
         t3 = time.perf_counter()
         self.timings = {"resume": (t1 - t0) * 1000, "execute": (t2 - t1) * 1000,
-                        "pause+state": (t3 - t2) * 1000}
+                        "pause+state+screenshot": (t3 - t2) * 1000}
         changed = settled_state(self.state) != before
         reason, terminated, was_reset = await self._evaluate()
         obs = await self.observe()
@@ -413,6 +439,7 @@ class BrowserGameEnv:
         await self._begin(first=False)
         if self.paused_mode:
             await self._pause()
+        self._shot = None  # the screenshot shows the ended game, not the new one
         p.resets += 1
         self.state = await self.read_state()
         p.score = _number(lookup(self.state, t.score_field))
@@ -451,7 +478,7 @@ class BrowserGameEnv:
                 "best_score": p.best, "resets": float(p.resets), "steps": n}
 
     async def _close_session(self) -> None:
-        self._cdp = None
+        self._shot = None
         if self.session is not None:
             session, self.session = self.session, None
             await session.close()

@@ -295,24 +295,32 @@ class PageSession:
         elif page.url != "about:blank":
             await page.wait_for_load_state("load")
 
-    async def screenshot(self) -> bytes:
-        """PNG of the active tab's viewport. Chromium's fast PNG path through the DevTools
-        protocol takes about half the time of Playwright's screenshot; the latter is the
-        fallback."""
+    async def devtools(self) -> Any:
+        """The active tab's DevTools (CDP) session, opened once per tab."""
         page = self.page
+        cdp = self._cdp.get(page)
+        if cdp is None:
+            cdp = self._cdp[page] = await self.answer(
+                self.context.new_cdp_session(page), "a DevTools session")
+        return cdp
+
+    async def screenshot(self, fmt: str = "png", quality: int = 90) -> bytes:
+        """The active tab's viewport as PNG (or JPEG at ``quality``). Chromium's fast path
+        through the DevTools protocol takes about half the time of Playwright's screenshot;
+        the latter is the fallback."""
+        params: dict[str, Any] = {"format": fmt, "optimizeForSpeed": True}
+        if fmt == "jpeg":
+            params["quality"] = quality
         try:
-            cdp = self._cdp.get(page)
-            if cdp is None:
-                cdp = self._cdp[page] = await self.answer(
-                    self.context.new_cdp_session(page), "a DevTools session")
-            shot = await self.answer(
-                cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}),
-                "a screenshot")
+            cdp = await self.devtools()
+            shot = await self.answer(cdp.send("Page.captureScreenshot", params), "a screenshot")
             return base64.b64decode(shot["data"])
         except Exception as err:
             log.debug("fast screenshot failed (%s); using Playwright's", short_error(err))
-            self._cdp.pop(page, None)
-            return await page.screenshot(type="png")
+            self._cdp.pop(self.page, None)
+            if fmt == "jpeg":
+                return await self.page.screenshot(type="jpeg", quality=quality)
+            return await self.page.screenshot(type="png")
 
     async def tabs(self) -> list[dict[str, Any]]:
         out = []

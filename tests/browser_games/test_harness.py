@@ -13,6 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import pytest_asyncio
 
@@ -145,6 +146,28 @@ async def test_paused_game_time_stands_still_while_real_time_passes(browser):
         running = await env.read_state()
         assert running["gameTimeMs"] > after["gameTimeMs"] + 100
         assert running["debug"]["ticks"] > after["debug"]["ticks"]
+    finally:
+        await env.close()
+
+
+@in_module_loop
+async def test_each_steps_frame_shows_the_paused_moment_its_state_was_read_at(browser):
+    """The screenshot is requested while the pause-and-read call is still in flight (the
+    two waits overlap); it must still show the paused page. The probe draws its animation
+    frame count on every frame, so a frame taken one animation frame before the pause
+    differs from the page as it stands paused afterwards."""
+    env = new_env(browser)
+    try:
+        await env.reset(probe(), 5)
+        for i in range(30):
+            tr = await env.step(env.parse_action("wait" if i % 3 else "step_right"))
+            assert tr.observation.frame is not None
+            await asyncio.sleep(0.05)  # paused: more real time must not change the page
+            again = await env.frame()  # a fresh capture, taken strictly after the pause
+            assert np.array_equal(tr.observation.frame, again), f"step {i}"
+        await env.session.page.evaluate("() => window.__resumeGame()")
+        await asyncio.sleep(0.1)  # the check can fail: a running page draws new frames
+        assert not np.array_equal(again, await env.frame())
     finally:
         await env.close()
 

@@ -20,7 +20,7 @@
       ctx.fillStyle = s.over ? '#e04040' : '#40e080';
       ctx.beginPath(); ctx.arc(185 + Math.min(s.pos, 9) * 100, 370, 25, 0, 7); ctx.fill();
       ctx.fillStyle = '#ffffff'; ctx.font = '32px sans-serif';
-      ctx.fillText(`score ${s.score}  ticks ${s.ticks}`, 40, 60);
+      ctx.fillText(`score ${s.score}  ticks ${s.ticks}  frame ${s.frames}`, 40, 60);
     }
     requestAnimationFrame(draw);
   }
