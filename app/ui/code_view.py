@@ -276,7 +276,7 @@ class CodeView(QWidget):
     def preview(self) -> None:
         """Render the editor's page now (not an action; Online settings only)."""
         session = self.session
-        if session is None or not self.online or session.env is None:
+        if session is None or not self.online or session.env is None or not self.busy:
             return
         if getattr(session.env, "targets", None) is None:
             return

@@ -147,12 +147,17 @@ class Browser:
         return browser
 
     async def close(self) -> None:
-        if self._browser is not None:
-            await self._browser.close()
-            self._browser = None
-        if self._pw is not None:
-            await self._pw.stop()
-            self._pw = None
+        """Close Chromium and stop Playwright's driver. The driver is stopped even when the
+        close is cancelled midway (a window's shutdown cancels episodes that may be closing
+        their browser): a driver left running outlives its event loop."""
+        browser, self._browser = self._browser, None
+        pw, self._pw = self._pw, None
+        try:
+            if browser is not None:
+                await browser.close()
+        finally:
+            if pw is not None:
+                await pw.stop()
 
     async def __aenter__(self) -> Browser:
         return await self.start()

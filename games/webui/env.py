@@ -106,10 +106,15 @@ class WebUIEnv:
         self.files: dict[str, str] = {}
         self.submissions: list[Submission] = []
         self.show_render = show_render
+        self.closed = False
+        """Set by :meth:`close`: a live render asked for after it must not start a browser
+        nobody would close."""
 
     # -- episode -------------------------------------------------------------------------
 
     async def _sandbox(self) -> Sandbox:
+        if self.closed:
+            raise RuntimeError("the episode is over; its page is no longer rendered")
         if self.browser is None:
             from playbench.games.web.browser import Browser  # Playwright loads on first use
             self.browser = Browser()
@@ -118,6 +123,7 @@ class WebUIEnv:
         return Sandbox(self.browser, self.server, self.limits)
 
     async def reset(self, task: Task, seed: int) -> Observation:
+        self.closed = False
         self.task, self.error, self.files, self.submissions = task, None, {}, []
         try:
             self.page = task_of(task.level)
@@ -261,6 +267,7 @@ class WebUIEnv:
                 "submissions": float(len(self.submissions)), "steps": n}
 
     async def close(self) -> None:
+        self.closed = True
         if self.browser is not None and self.browser is not self._shared_browser:
             await self.browser.close()
         self.browser = self._shared_browser

@@ -124,3 +124,19 @@ async def test_env_scores_broken_hanging_and_misnamed_answers(browser) -> None:
         assert metrics["best_aes"] == pytest.approx(1.0)
     finally:
         await env.close()
+
+
+async def test_a_live_render_after_the_episode_closed_starts_no_browser() -> None:
+    """A person's live render can still be queued when the episode ends; once the env is
+    closed it must not launch a Chromium that nobody would close."""
+    env = WebUIEnv()  # its own browser, launched on first use
+    try:
+        await env.reset(task_for(LEVELS[0]), 0)
+        files = dict(task_of(LEVELS[0]).reference)
+        assert (await env.preview(files)).score == pytest.approx(1.0)
+    finally:
+        await env.close()
+    assert env.browser is None
+    with pytest.raises(RuntimeError, match="episode is over"):
+        await env.preview(files)
+    assert env.browser is None
