@@ -40,6 +40,7 @@ from playbench.app.ui.start_panel import StartPanel
 from playbench.db.lockguard import database_files
 
 THUMB = 64
+OPTIMAL_COLUMN = 4
 BATCH = 16
 
 
@@ -114,7 +115,7 @@ class LibraryView(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(OPTIMAL_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
         self.empty = QLabel("")
         self.empty.setObjectName("empty")
         self.empty.setWordWrap(True)
@@ -144,9 +145,9 @@ class LibraryView(QWidget):
         mv.addLayout(top)
         filters = QHBoxLayout()
         filters.addWidget(self.search, 1)
-        filters.addWidget(QLabel("Optimal:"))
-        filters.addWidget(self.min_opt)
-        filters.addWidget(self.max_opt)
+        self._optimal_parts = (QLabel("Optimal:"), self.min_opt, self.max_opt)
+        for w in self._optimal_parts:
+            filters.addWidget(w)
         mv.addLayout(filters)
         mv.addWidget(self.levels, 1)
         mv.addWidget(self.empty)
@@ -283,6 +284,15 @@ class LibraryView(QWidget):
 
     def _show_rows(self, pack: PackRef | None, rows: list[LevelRow]) -> None:
         self.pack, self.rows = pack, rows
+        # A pack with no known optimal length (football's scenarios) has no Optimal column
+        # and no filter on it.
+        known = any(r.optimal is not None for r in rows)
+        self.levels.setColumnHidden(OPTIMAL_COLUMN, not known)
+        for w in self._optimal_parts:
+            w.setVisible(known)
+        if not known:
+            self.min_opt.setValue(0)
+            self.max_opt.setValue(0)
         self._thumbs.clear()
         self.thumbnails.drop()
         self._refilter()

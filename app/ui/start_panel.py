@@ -203,7 +203,8 @@ class StartPanel(QWidget):
         facts = dict(kind.describe(lv))
         optimal = lv.meta.get("optimal")
         parts = [f"{k}: {v}" for k, v in facts.items() if v is not None]
-        parts.append(f"optimal: {optimal if optimal is not None else 'unknown'} moves")
+        if optimal is not None or any(x.meta.get("optimal") is not None for x in levels):
+            parts.append(f"optimal: {optimal if optimal is not None else 'unknown'} moves")
         self.facts.setText("   ".join(parts))
         picture, missing = kind_preview(kind, lv), kind_unavailable(kind)
         if picture is not None or missing:  # a kind that draws its own start or cannot run

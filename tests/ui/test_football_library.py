@@ -18,3 +18,10 @@ def test_the_library_says_how_to_enable_football_when_the_engine_is_missing(
     assert start.preview.isVisible()
     # the level rows get the kind's own sketches (no engine is started for them)
     qtbot.waitUntil(lambda: not lib.levels.item(1, 0).icon().isNull(), timeout=20000)
+    # football's scenarios have no optimal length: no Optimal column, filter or fact
+    assert lib.levels.isColumnHidden(4) and not lib.min_opt.isVisible()
+    assert "optimal" not in start.facts.text()
+    lib.select("sokoban", "magebench-mini")  # and a pack that has them shows them again
+    assert not lib.levels.isColumnHidden(4) and lib.min_opt.isVisible()
+    lib.select_level(1)
+    assert "optimal:" in start.facts.text()
