@@ -9,13 +9,18 @@ Web-task screenshots are large, so the cache is bounded by bytes, least recently
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Sequence
+
+from shiboken6 import isValid
 
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import QImage, QObject, Signal
 from playbench.db.store import Store
+
+log = logging.getLogger(__name__)
 
 BATCH = 16
 LIMIT_BYTES = 192 * 1024 * 1024
@@ -72,7 +77,7 @@ class FrameCache(QObject):
         self._wanted = []
 
     def _next_batch(self) -> None:
-        if not self._wanted or self.state.store is None:
+        if not self._wanted or self.state.store is None or self.batches.running:
             return
         batch, self._wanted = self._wanted[:BATCH], self._wanted[BATCH:]
 
@@ -81,8 +86,15 @@ class FrameCache(QObject):
             for digest, image in images.items():
                 self._put(digest, image)
             self.ready.emit()
-            self._next_batch()
-        self.batches.call(decode, self.state.store, batch, done=arrived)
+
+        def failed(err: BaseException) -> None:
+            log.warning("could not load compare frames: %s", err)
+
+        task = self.batches.call(decode, self.state.store, batch, done=arrived, failed=failed)
+        # The next batch starts when this one is over however it ended: answered, failed, or
+        # dropped by clear() (a dropped batch answers nothing, and a wish made while it was
+        # still winding down would otherwise wait for a later one).
+        task.add_done_callback(lambda _t: self._next_batch() if isValid(self) else None)
 
     def _put(self, digest: str, image: QImage) -> None:
         if digest in self._images:
