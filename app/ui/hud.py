@@ -19,6 +19,9 @@ from playbench.app.ui.qt import (
     restyle,
 )
 
+STARTING = "Starting…"
+"""The feedback line until the episode's first observation is in."""
+
 
 def clock_text(seconds: float) -> str:
     m, s = divmod(int(seconds), 60)
@@ -40,6 +43,7 @@ class HudPanel(QWidget):
         self.session: PlaySession | None = None
         self._shows_text = False
         self._shows_history = False
+        self._opening = "Your move."
         self.actions_left = QLabel("-")
         self.actions_left.setObjectName("big")
         self.actions_of = QLabel("")
@@ -107,9 +111,11 @@ class HudPanel(QWidget):
         self._layout.setStretch(self._layout.count() - 1, 0 if shows_history else 1)
         self.history.clear()
         self.think_last.setText("-")
-        self.show_feedback("Type the whole plan, then submit it once." if s.one_step
-                           else "Your move.", "neutral")
+        self._opening = ("Type the whole plan, then submit it once." if s.one_step
+                         else "Your move.")
+        self.show_feedback(STARTING, "neutral")  # a slow game (football) takes seconds
         self.refresh()
+
 
     def refresh(self) -> None:
         """Update after an episode event."""
@@ -127,6 +133,8 @@ class HudPanel(QWidget):
         else:
             self.actions_left.setText("no limit")
             self.actions_of.setText("")
+        if session.observation is not None and self.feedback.text() == STARTING:
+            self.show_feedback(self._opening, "neutral")  # the first observation is in
         if (session.observation is not None and self._shows_text
                 and self.text.toPlainText() != session.observation.text):
             self.text.setPlainText(session.observation.text)

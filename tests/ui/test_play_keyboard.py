@@ -16,6 +16,8 @@ from tests.ui.helpers import ARROW_OF, WASD_OF, key, start_level, wait_end, wait
 def test_sokoban_level_played_to_the_goal_with_keys(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
+    hud = window.play.hud
+    assert hud.feedback.text() == "Your move."  # the first observation is in
     solution = session.task.level.meta["solution"]
     board = window.play.board
     for i, move in enumerate(solution):
@@ -121,3 +123,19 @@ def test_maze_with_wasd_and_a_typed_action(make_window, qtbot):
     assert session.result.end_reason == "solved"
     assert [s.action for s in steps] == list(solution)
     assert steps[-1].raw.startswith("typed:")
+
+
+def test_the_hud_says_starting_until_the_first_observation(make_window, qtbot):
+    """A slow game (football's engine takes seconds to start) must not invite a move
+    before there is a board to move on."""
+    window = make_window()
+    session = start_level(qtbot, window, "sokoban", "ingvp", 1)
+    hud = window.play.hud
+    observation, session.observation = session.observation, None  # as before Started
+    hud.attach(session, "help")
+    assert hud.feedback.text() == "Starting…"
+    hud.refresh()
+    assert hud.feedback.text() == "Starting…"
+    session.observation = observation
+    hud.refresh()
+    assert hud.feedback.text() == "Your move."
