@@ -9,7 +9,8 @@ distribution and generation time per MageBench tier.
 ``--quick`` skips the MageBench and depth packs in the build and solve table. ``--rooms N``
 (default 30) is how many rooms per tier the generator table samples; those rooms are not
 filtered by length, so the table shows the generator itself, to put next to gym-sokoban's
-(docs/fidelity.md, MageBench). ``--rooms-only`` prints just that table.
+(docs/fidelity.md, MageBench; ``benchmarks/gym_sokoban_rooms.py`` solves gym-sokoban's own
+rooms beside ours). ``--rooms-only`` prints just that table.
 
 Times are CPU time of this process (``time.process_time``), so a busy machine does not inflate
 them; the build table also shows wall-clock seconds.

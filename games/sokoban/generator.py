@@ -232,7 +232,9 @@ def _reverse_search(board: Board, player: int, targets: Sequence[int], max_nodes
 
 SEARCH_NODES = 1500
 """How many reverse-play nodes the ``search`` style expands per room (our budget; see
-``_reverse_search``)."""
+``_reverse_search``). Enough for gym-sokoban's optimal lengths in every MageBench tier; ten
+times more lengthens the biggest tier's rooms by a few moves at ten times the cost
+(docs/fidelity.md, MageBench)."""
 SEARCH_DEPTH = 300
 """Deepest reverse-play path, in pulls; gym-sokoban stops its depth-first play at 300 actions."""
 
