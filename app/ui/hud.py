@@ -116,7 +116,6 @@ class HudPanel(QWidget):
         self.show_feedback(STARTING, "neutral")  # a slow game (football) takes seconds
         self.refresh()
 
-
     def refresh(self) -> None:
         """Update after an episode event."""
         session = self.session

@@ -155,7 +155,8 @@ class BrowserGameEnv:
         self._shot: bytes | None = None
         """The screenshot taken with the last state read, for the next observation."""
         self.timings: dict[str, float] = {}
-        """Milliseconds of the last step's parts (execute, pause, state, screenshot)."""
+        """Milliseconds of the last step's parts: resume, execute, pause+state+screenshot
+        (overlapped, see :meth:`_settle`) and frame (decoding the screenshot)."""
 
     # -- settings ---------------------------------------------------------------------------
 
