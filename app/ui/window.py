@@ -36,6 +36,7 @@ from playbench.app.ui.qt import (
     QAction,
     QFrame,
     QHBoxLayout,
+    QKeySequence,
     QLabel,
     QMainWindow,
     QPushButton,
@@ -119,6 +120,12 @@ class MainWindow(QMainWindow):
         bar.addAction(self.who_action)
         self.db_label = QLabel("")
         self.statusBar().addPermanentWidget(self.db_label)
+        # Ctrl+Q closes the window the way its close button does (running episodes are
+        # saved as interrupted); a bare X server or a tiling window manager has no button.
+        self.quit_action = QAction("Quit", self)
+        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.triggered.connect(self.close)
+        self.addAction(self.quit_action)
 
         self.library.start_requested.connect(self.start)
         self.play.go_library.connect(lambda: self.tabs.setCurrentIndex(LIBRARY))

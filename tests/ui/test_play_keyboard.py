@@ -3,6 +3,8 @@ step in the model's vocabulary; illegal ones count like a model's; other keys ar
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from playbench.app.core.budget import Budget
 from playbench.app.core.env import make_env
 from playbench.app.core.episode import Episode
@@ -139,3 +141,19 @@ def test_the_hud_says_starting_until_the_first_observation(make_window, qtbot):
     session.observation = observation
     hud.refresh()
     assert hud.feedback.text() == "Your move."
+
+
+def test_ctrl_q_closes_the_window_and_saves_the_running_episode(make_window, qtbot):
+    """Ctrl+Q is not a game key: it closes the app as its close button does, and the
+    episode under way is recorded as interrupted with the steps it had."""
+    window = make_window()
+    session = start_level(qtbot, window, "sokoban", "ingvp", 1)
+    board = window.play.board
+    key(qtbot, board, ARROW_OF[session.task.level.meta["solution"][0]])
+    wait_steps(qtbot, session, 1)
+    wait_ready(qtbot, session)
+    store = window.state.store
+    with qtbot.waitSignal(window.closed, timeout=20000):
+        key(qtbot, board, "Q", Qt.KeyboardModifier.ControlModifier)
+    row = store.episode(session.episode_id)
+    assert row.episode.status == "interrupted" and len(store.steps(session.episode_id)) == 1
