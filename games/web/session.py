@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import logging
 import weakref
 from collections import deque
@@ -99,6 +100,10 @@ class SessionOptions:
     geolocation: dict[str, float] | None = None
     load_timeout_ms: float = 30_000
     action_timeout_ms: float = 10_000
+
+
+NAV_GRACE_MS = 2000
+"""How long a screenshot waits for a tab caught mid-navigation to load before it tries again."""
 
 
 @dataclass
@@ -307,7 +312,7 @@ class PageSession:
     async def screenshot(self, fmt: str = "png", quality: int = 90) -> bytes:
         """The active tab's viewport as PNG (or JPEG at ``quality``). Chromium's fast path
         through the DevTools protocol takes about half the time of Playwright's screenshot;
-        the latter is the fallback."""
+        the latter is the fallback, once the tab has finished any navigation under way."""
         params: dict[str, Any] = {"format": fmt, "optimizeForSpeed": True}
         if fmt == "jpeg":
             params["quality"] = quality
@@ -318,6 +323,10 @@ class PageSession:
         except Exception as err:
             log.debug("fast screenshot failed (%s); using Playwright's", short_error(err))
             self._cdp.pop(self.page, None)
+            # Chromium cannot capture a tab in the middle of a navigation (a page that sends
+            # itself elsewhere): give the new document a moment to load first.
+            with contextlib.suppress(Exception):  # the capture below reports what went wrong
+                await self.page.wait_for_load_state("load", timeout=NAV_GRACE_MS)
             if fmt == "jpeg":
                 return await self.page.screenshot(type="jpeg", quality=quality)
             return await self.page.screenshot(type="png")
