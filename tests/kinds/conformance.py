@@ -80,6 +80,15 @@ def prompt_text(prompt: Any) -> str:
     return "\n".join(parts)
 
 
+def check_start(kind: TaskKind, task: Task, env: Any, observation: Observation) -> None:
+    """What every kind's start observation gives: an RGB frame, a text, and a prompt in every
+    setting built the way the model player builds it."""
+    frame = observation.frame
+    assert frame is not None and frame.dtype == np.uint8 and frame.shape[2] == 3
+    assert observation.text.strip()
+    check_prompts(kind, task, env, observation)
+
+
 def check_prompts(kind: TaskKind, task: Task, env: Any, observation: Observation) -> None:
     """Every setting's prompt, built as :class:`ModelPlayer` builds it, for one observation."""
     profile = ModelProfile(name="conformance", base_url="http://127.0.0.1:9/v1", model="none")

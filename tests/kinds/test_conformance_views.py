@@ -24,7 +24,7 @@ from tests.kinds.conformance import (
     EXTERNALS,
     GAMES,
     REGISTRY,
-    check_prompts,
+    check_start,
     context,
     first_task,
     image_url,
@@ -57,10 +57,7 @@ def test_browser_kind_plays_one_bundled_task_in_chromium(name):
             env = kind.make_env(task, services=services)
             try:
                 observation = await env.reset(task, 0)
-                frame = observation.frame
-                assert frame is not None and frame.dtype == np.uint8 and frame.shape[2] == 3
-                assert observation.text.strip()
-                check_prompts(kind, task, env, observation)
+                check_start(kind, task, env, observation)
                 at = env.state_hash()
                 snap = env.snapshot()
                 await env.restore(snap)
@@ -135,10 +132,7 @@ def test_code_kind_scores_its_oracle_as_solved_in_chromium(name):
         env = kind.make_env(task)
         try:
             observation = await env.reset(task, 0)
-            frame = observation.frame
-            assert frame is not None and frame.dtype == np.uint8 and frame.shape[2] == 3
-            assert observation.text.strip()
-            check_prompts(kind, task, env, observation)
+            check_start(kind, task, env, observation)
             with pytest.raises(MoveError):
                 env.parse_action("I would write a nice page here.")
             plan = env.oracle()
