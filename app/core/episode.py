@@ -353,26 +353,35 @@ class Episode:
             self._end_hint = None
 
     async def _decide(self) -> tuple[Decision | None, float]:
-        """Ask the player, within the per-action and overall time limits."""
+        """Ask the player, within the per-action and overall time limits.
+
+        Which limit ran out is known before the wait starts (the smaller one), so the outcome
+        never depends on what the clock reads afterwards: the overall limit ends the episode on
+        ``time`` (None), the per-action limit makes an invalid ``timeout`` step. A tie goes to
+        the overall limit. A ``TimeoutError`` the player raises itself is not a time limit."""
         assert self._observation is not None
         ctx = self._context()
         shown = self._shown()
         self._emit(Deciding(self.episode_id, ctx))
-        limits = [t for t in (self.budget.action_seconds, ctx.seconds_left) if t is not None]
+        per_action, overall = self.budget.action_seconds, ctx.seconds_left
         carry, self._carry_ms = self._carry_ms, 0.0
         t0 = self.clock()
+        if per_action is None and overall is None:
+            decision = await self.player.act(shown, ctx)
+            return decision, (self.clock() - t0) * 1000.0 + carry
+        overall_first = per_action is None or (overall is not None and overall <= per_action)
+        limit = overall if overall_first else per_action
+        assert limit is not None
         try:
-            if limits:
-                decision = await asyncio.wait_for(
-                    self.player.act(shown, ctx), timeout=min(limits))
-            else:
+            async with asyncio.timeout(limit) as deadline:
                 decision = await self.player.act(shown, ctx)
         except TimeoutError:
+            if not deadline.expired():
+                raise
             think = (self.clock() - t0) * 1000.0 + carry
-            if ctx.seconds_left is not None and (self.clock() - t0) >= ctx.seconds_left:
+            if overall_first:
                 return None, think
-            return Decision.invalid(
-                "timeout", f"no action within {self.budget.action_seconds:g} s"), think
+            return Decision.invalid("timeout", f"no action within {limit:g} s"), think
         return decision, (self.clock() - t0) * 1000.0 + carry
 
     def _context(self) -> PlayContext:
