@@ -7,6 +7,7 @@ its content unless one is forced.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,17 +214,39 @@ def load_range(spec: GameSpec, path: Path, range_text: str,
     return select(load_file(spec, path, fmt), range_text, str(path))
 
 
-def select(levels: list[Level], range_text: str | None, source: str) -> list[Level]:
+def select(levels: list[Level], range_text: str | None, source: str,
+           spans: list[tuple[int, int]] | None = None, noun: str = "level") -> list[Level]:
+    """The levels ``range_text`` numbers, in file order. Every number it names must exist: a
+    range that names a missing level is refused, naming the missing numbers (a study built from
+    it would otherwise hold fewer tasks than its file says). ``spans``: the range already
+    parsed (web task ids start at 0, so they have their own parser); ``noun``: what the
+    numbers count in messages."""
     if range_text is None:
         return levels
-    spans = parse_range(range_text)
+    spans = parse_range(range_text) if spans is None else spans
+    present = {lv.number for lv in levels}
     chosen = [lv for lv in levels if any(a <= lv.number <= b for a, b in spans)]
-    if not chosen:
-        numbers = [lv.number for lv in levels]
-        raise RangeError(
-            f"range {range_text!r} selects no level of {source} "
-            f"(its levels are numbered {min(numbers)}..{max(numbers)})")
+    named = sum(b - a + 1 for a, b in spans)
+    if len({lv.number for lv in chosen}) < named:
+        known = f"numbered {min(present)}..{max(present)}" if present else "none"
+        missing = list(itertools.islice((n for a, b in spans for n in range(a, b + 1)
+                                         if n not in present), 200))
+        what = f"selects no {noun}" if not chosen else \
+            f"names {noun}s that do not exist ({number_list(missing)})"
+        raise RangeError(f"range {range_text!r} {what} of {source} (its {noun}s are {known})")
     return chosen
+
+
+def number_list(numbers: list[int], limit: int = 12) -> str:
+    """``[3, 4, 5, 9]`` as ``"3-5, 9"``; long lists are cut after ``limit`` runs."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    text = [f"{a}" if a == b else f"{a}-{b}" for a, b in runs[:limit]]
+    return ", ".join(text) + (f" and {len(runs) - limit} more" if len(runs) > limit else "")
 
 
 def resolve(spec: GameSpec, text: str, fmt: str | None = None, *,

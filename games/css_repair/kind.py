@@ -25,7 +25,7 @@ from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.css_repair import plans, project
 from playbench.games.css_repair.tools import CssAnswers
 from playbench.games.kind import EnvServices, Source
-from playbench.games.packs import parse_range, split_source
+from playbench.games.packs import RangeError, select, split_source
 from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
@@ -127,11 +127,10 @@ class CssRepairKind:
             self.check_level(level)
         if wanted is None:
             return found
-        keep = {n for a, b in parse_range(wanted) for n in range(a, b + 1)}
-        chosen = [lv for lv in found if lv.number in keep]
-        if not chosen:
-            raise LevelError(f"{name}: no task numbered {wanted} (1-{len(found)})")
-        return chosen
+        try:
+            return select(found, wanted, name, noun="task")
+        except RangeError as err:
+            raise LevelError(str(err)) from None
 
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from playbench.games.base import Level, LevelError
+from playbench.games.packs import RangeError, select
 
 GAME = "web"
 KNOWN_FIELDS = ("sites", "task_id", "require_login", "storage_state", "start_url", "geolocation",
@@ -304,17 +305,16 @@ def parse_ids(text: str) -> list[tuple[int, int]]:
 
 
 def select_ids(levels: Iterable[Level], range_text: str | None, source: str) -> list[Level]:
+    """The tasks whose ids ``range_text`` names; an id it names that the file lacks is refused."""
     levels = list(levels)
     if range_text is None:
         return levels
-    spans = parse_ids(range_text)
-    chosen = [lv for lv in levels if any(a <= lv.number <= b for a, b in spans)]
-    if not chosen:
-        ids = sorted(lv.number for lv in levels)
-        raise LevelError(f"range {range_text!r} selects no task "
-                         f"(task ids {ids[0]}..{ids[-1]})" if ids else "the file has no task",
-                         source=source)
-    return chosen
+    if not levels:
+        raise LevelError("the file has no task", source=source)
+    try:
+        return select(levels, range_text, source, parse_ids(range_text), noun="task")
+    except RangeError as err:
+        raise LevelError(str(err), source=source) from None
 
 
 __all__ = ["WebTask", "WebTaskError", "TaskProblem", "load_file", "load_text", "task_from_level",
