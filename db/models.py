@@ -86,6 +86,8 @@ class Study(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     protocol: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created: Mapped[datetime] = mapped_column(default=utcnow)
+    archived: Mapped[datetime | None] = mapped_column(default=None)
+    """When the study was archived (it leaves the Studies list; nothing is deleted)."""
 
 
 class Frame(Base):

@@ -37,7 +37,14 @@ from playbench.db.models import (
     utcnow,
 )
 from playbench.db.steps import StepRecord, StoredStep, stored_steps
-from playbench.db.studies import MemberInfo, StudyInfo, find_study
+from playbench.db.studies import (
+    MemberInfo,
+    StudyInfo,
+    delete_empty_study,
+    find_study,
+    recorded_episodes,
+    set_archived,
+)
 
 __all__ = ["EpisodeRow", "FrameData", "NotFound", "Store", "StudyExists", "iso", "new_uid",
            "utcnow"]
@@ -49,6 +56,10 @@ FrameData = tuple[str, int, int, "bytes | None"]
 
 class NotFound(LookupError):
     """No such record; the message names what was asked for."""
+
+
+class StudyInUse(ValueError):
+    """A study that still holds recorded episodes cannot be deleted."""
 
 
 class StudyExists(ValueError):
@@ -129,9 +140,30 @@ class Store:
                 f" (studies: {', '.join(names)})" if names else " (no studies yet)"))
         return row
 
-    def study_names(self) -> list[str]:
+    def study_names(self, archived: bool = True) -> list[str]:
+        """Every study's name; ``archived`` False leaves archived studies out."""
+        query = sa.select(Study.name).order_by(Study.name)
+        if not archived:
+            query = query.where(Study.archived.is_(None))
         with self.db.engine.connect() as conn:
-            return list(conn.scalars(sa.select(Study.name).order_by(Study.name)))
+            return list(conn.scalars(query))
+
+    def archive_study(self, name: str, archived: bool = True) -> None:
+        """Archive the study (it leaves the Studies list; nothing is deleted), or with
+        ``archived`` False make it active again."""
+        if not set_archived(self.db, name, utcnow() if archived else None):
+            self.study(name)  # raises NotFound naming the studies there are
+
+    def delete_study(self, name: str) -> None:
+        """Delete a study in which no episode is recorded (a mistaken one); a study with
+        episodes is refused (:class:`StudyInUse`): archive it instead."""
+        if delete_empty_study(self.db, name):
+            return
+        self.study(name)  # raises NotFound when there is no such study
+        n = recorded_episodes(self.db, name)
+        raise StudyInUse(f"study {name!r} has {n} recorded episode{'s' if n != 1 else ''}, "
+                         "which deleting would orphan: archive it instead "
+                         f"(`playbench study archive {name}`)")
 
     def create_study(self, name: str, protocol: dict[str, Any],
                      tasks: Sequence[dict[str, Any]]) -> tuple[int, list[int]]:

@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from playbench.db.engine import Database
-from playbench.db.models import Episode, Participant, Study
+from playbench.db.models import Episode, Participant, Study, StudyMember
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class StudyInfo:
     name: str
     protocol: dict[str, Any]
     created: datetime | None
+    archived: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,36 @@ class MemberEpisode:
 
 def study_info(row: Any) -> StudyInfo:
     return StudyInfo(id=row.id, uid=row.uid, name=row.name, protocol=dict(row.protocol or {}),
-                     created=row.created)
+                     created=row.created, archived=row.archived)
+
+
+def set_archived(db: Database, name: str, when: datetime | None) -> bool:
+    """Archive the study called ``name`` at ``when`` (None: make it active again); False when
+    there is no such study."""
+    with db.engine.begin() as conn:
+        done = conn.execute(sa.update(Study).where(Study.name == name).values(archived=when))
+    return bool(done.rowcount)
+
+
+def recorded_episodes(db: Database, name: str) -> int:
+    """How many episodes are recorded in the study called ``name``."""
+    with db.engine.connect() as conn:
+        return int(conn.scalar(sa.select(sa.func.count(Episode.id)).join(
+            Study, Study.id == Episode.study_id).where(Study.name == name)) or 0)
+
+
+def delete_empty_study(db: Database, name: str) -> bool:
+    """Delete the study called ``name`` and its queues, in one transaction, only while no
+    episode is recorded in it (checked inside the transaction); False when it has episodes
+    or does not exist."""
+    with db.engine.begin() as conn:
+        sid = conn.scalar(sa.select(Study.id).where(Study.name == name))
+        if sid is None or conn.scalar(sa.select(sa.func.count(Episode.id))
+                                      .where(Episode.study_id == sid)):
+            return False
+        conn.execute(sa.delete(StudyMember).where(StudyMember.study_id == sid))
+        conn.execute(sa.delete(Study).where(Study.id == sid))
+    return True
 
 
 def find_study(db: Database, name: str) -> StudyInfo | None:

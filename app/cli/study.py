@@ -19,7 +19,7 @@ from playbench.app.studies import (
     load_study_file,
     run_sweep,
 )
-from playbench.db.store import StudyExists
+from playbench.db.store import NotFound, StudyExists, StudyInUse
 
 
 def add_parsers(sub) -> None:
@@ -33,8 +33,18 @@ def add_parsers(sub) -> None:
     c.set_defaults(handler=cmd_create)
 
     ls = ssub.add_parser("list", help="list stored studies")
+    ls.add_argument("--all", action="store_true", help="archived studies too")
     add_db_option(ls)
     ls.set_defaults(handler=cmd_list)
+
+    for action, text in (("archive", "take a study off the annotators' Studies list (its "
+                                      "episodes and results stay)"),
+                         ("unarchive", "put an archived study back on the Studies list"),
+                         ("delete", "delete a study in which nothing was recorded yet")):
+        a = ssub.add_parser(action, help=text)
+        a.add_argument("name")
+        add_db_option(a)
+        a.set_defaults(handler=cmd_archive, study_action=action)
 
     st = ssub.add_parser("status", help="progress, time per annotator and agreement")
     st.add_argument("name")
@@ -62,7 +72,8 @@ def add_parsers(sub) -> None:
 
 
 def _no_action() -> int:
-    raise UsageError("study needs an action: create, list, status, queue or run")
+    raise UsageError("study needs an action: create, list, status, queue, run, archive, "
+                     "unarchive or delete")
 
 
 def cmd_create(args: argparse.Namespace) -> int:
@@ -90,10 +101,31 @@ def cmd_create(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     store = open_store(args)
     rows = []
-    for name in store.study_names():
+    active = set(store.study_names(archived=False))
+    for name in store.study_names(archived=args.all):
         p = load_protocol(store, name)
-        rows.append([name, len(p.scored), len(p.practice), p.order, "yes" if p.blind else "no"])
-    table(["study", "tasks", "practice", "order", "blind"], rows)
+        rows.append([name, len(p.scored), len(p.practice), p.order, "yes" if p.blind else "no",
+                     "" if name in active else "archived"])
+    table(["study", "tasks", "practice", "order", "blind", "state"], rows)
+    hidden = len(store.study_names()) - len(active)
+    if hidden and not args.all:
+        print(f"{hidden} archived stud{'ies' if hidden != 1 else 'y'} not shown (--all)")
+    return 0
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    """archive / unarchive / delete NAME."""
+    store = open_store(args)
+    try:
+        if args.study_action == "delete":
+            store.delete_study(args.name)
+            print(f"deleted study {args.name!r}")
+        else:
+            store.archive_study(args.name, archived=args.study_action == "archive")
+            print(f"study {args.name!r} is {args.study_action}d")
+    except (NotFound, StudyInUse) as err:
+        print(f"playbench study {args.study_action}: {err}", file=sys.stderr)
+        return 1
     return 0
 
 
