@@ -317,7 +317,7 @@ class PlayView(QWidget):
         self._set_controls(active=False)
         r = event.result
         optimal = self._live.task.level.meta.get("optimal") if self.session else None
-        text = board_end_text(r, optimal, self._blind)
+        text = board_end_text(r, optimal, self._blind, study=self._study() is not None)
         self.banner.show_end(
             text, r.end_reason == "solved" and not self._blind,
             next_text=self._then[0] if self._then else "Next level",

@@ -17,6 +17,7 @@ from playbench.app.ui.models.start import (
     budget_for,
     heading,
     settings_for,
+    start_summary,
 )
 from playbench.app.ui.qt import (
     QComboBox,
@@ -83,6 +84,9 @@ class StartPanel(QWidget):
         self.play = QPushButton("Play")
         self.play.setObjectName("primary")
         self.play.setEnabled(False)
+        self.summary = QLabel("")
+        self.summary.setObjectName("start_summary")
+        self.summary.setWordWrap(True)
         self.profile_note = QLabel("")
         self.profile_note.setWordWrap(True)
         self.profile_note.setObjectName("warning")
@@ -105,10 +109,13 @@ class StartPanel(QWidget):
         layout.addWidget(self.preview, 1)
         layout.addWidget(self.facts)
         layout.addWidget(box)
+        layout.addWidget(self.summary)
         layout.addWidget(self.play)
 
         self.setting.currentIndexChanged.connect(self._setting_changed)
         self.player.currentIndexChanged.connect(self._player_changed)
+        self.max_actions.valueChanged.connect(self._show_summary)
+        self.seconds.valueChanged.connect(self._show_summary)
         self.play.clicked.connect(self._start)
         self.refresh_players()
 
@@ -178,12 +185,36 @@ class StartPanel(QWidget):
         b = s.budget
         self.max_actions.setValue(b.max_actions or 0)
         self.seconds.setValue(int(b.seconds or 0))
+        self._show_summary()
 
     def _player_changed(self) -> None:
         human = self.player.currentData() == "human"
         self.play.setText("Play" if human else "Watch the model play"
                           if str(self.player.currentData()).startswith("model:")
                           else "Watch the scripted player")
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """Say what Play starts; a model player or a budget other than the setting's own is
+        marked (restyled as a warning) so that it is not started by accident."""
+        if self.game is None or self.setting.currentData() is None:
+            self.summary.setText("")
+            return
+        b = get_setting(self.setting.currentData(), self.game).budget
+        text, unusual = start_summary(
+            self.player.currentText(), self.player.currentData() == "human",
+            self.max_actions.value(), self.seconds.value(), b.max_actions or 0,
+            int(b.seconds or 0))
+        self.summary.setText(text)
+        self.summary.setObjectName("warning" if unusual else "hint")
+        self.summary.style().unpolish(self.summary)
+        self.summary.style().polish(self.summary)
+
+    def showEvent(self, event: Any) -> None:
+        """Model profiles may have been added meanwhile (``playbench models add`` beside the
+        app): the player list is read again whenever the panel is shown."""
+        super().showEvent(event)
+        self.refresh_players()
 
     def set_level(self, pack: PackRef | None, levels: list[Level], index: int) -> None:
         self.pack, self.levels, self.index = pack, list(levels), index

@@ -23,7 +23,7 @@ from playbench.app.studies import FieldProblem, StudyFileError
 from playbench.app.ui.confirm import confirm
 from playbench.app.ui.dialogs import open_file_name
 from playbench.app.ui.models.app_state import AppState
-from playbench.app.ui.models.guards import replace_question
+from playbench.app.ui.models.guards import Question, replace_question
 from playbench.app.ui.models.study_run import (
     STATUS_TEXT,
     QueueSnapshot,
@@ -69,7 +69,7 @@ def read_queue(store: Store, wanted: str,
                annotator: str | None) -> tuple[list[str], str, str, QueueSnapshot | None]:
     """The study names, the study to show (``wanted`` if it exists, else the first), its
     summary and ``annotator``'s queue through it (runs in the thread pool)."""
-    names = store.study_names()
+    names = store.study_names(archived=False)
     name = wanted if wanted in names else (names[0] if names else "")
     summary, snapshot = "", None
     if name:
@@ -110,6 +110,10 @@ class StudiesView(QWidget):
         self.study.setMinimumWidth(260)
         self.create_button = QPushButton("Create from study file…")
         self.refresh_button = QPushButton("Refresh")
+        self.archive_button = QPushButton("Archive…")
+        self.archive_button.setToolTip("Take this study off the list (for every annotator); "
+                                       "its episodes and results stay. `playbench study "
+                                       "unarchive NAME` brings it back.")
         self.title = QLabel("Studies")
         self.title.setObjectName("title")
         self.summary = QLabel("")
@@ -153,6 +157,7 @@ class StudiesView(QWidget):
         top.addWidget(QLabel("Study"))
         top.addWidget(self.study)
         top.addWidget(self.refresh_button)
+        top.addWidget(self.archive_button)
         top.addStretch(1)
         top.addWidget(self.busy)
         top.addWidget(self.create_button)
@@ -178,6 +183,7 @@ class StudiesView(QWidget):
 
         self.study.activated.connect(lambda _i: self.refresh())
         self.refresh_button.clicked.connect(self.refresh)
+        self.archive_button.clicked.connect(self.ask_archive)
         self.create_button.clicked.connect(self._choose_file)
         self.next_button.clicked.connect(self.next_task)
         self.pause_button.clicked.connect(self.pause)
@@ -271,6 +277,7 @@ class StudiesView(QWidget):
                 self.table.setItem(row, col, cell)
         self.table.setVisible(has_study)
         self.how.setVisible(has_study)
+        self.archive_button.setVisible(has_study)
 
     def _study_session(self) -> StudySession | None:
         s = self.play.session  # an ended task is not playing, even while its task winds up
@@ -319,7 +326,11 @@ class StudiesView(QWidget):
     def _start_next(self, snapshot: QueueSnapshot, study: str, annotator: str) -> None:
         self._show(snapshot)
         item = snapshot.next
-        if item is None:
+        if item is None:  # asked from the last task's banner, or a queue finished meanwhile
+            done = f"Every task of {study} is done - thank you. There is nothing left to play."
+            self.playing.setText(done)
+            self.play.banner.show_end(done, False, can_go_next=False,
+                                      can_view=not snapshot.queue.blind)
             return
         if self.state.store is None:  # the database was closed meanwhile
             return
@@ -333,6 +344,16 @@ class StudiesView(QWidget):
         self.play.title.setText(f"{study} · task {item.key} ({kind}) · "
                                 f"{self.play.title.text()}")
         self._show_playing()
+
+    def continue_study(self, study: str) -> None:
+        """Show ``study`` and continue the annotator's paused task in it (the start-up
+        prompt's "Continue task")."""
+        self.study.blockSignals(True)
+        if self.study.findText(study) < 0:
+            self.study.addItem(study)  # the view has not read the study list yet
+        self.study.setCurrentText(study)
+        self.study.blockSignals(False)
+        self.next_task()
 
     def continue_task(self) -> None:
         """Continue the study task paused in the Play tab (its study's queue, whatever study
@@ -348,6 +369,32 @@ class StudiesView(QWidget):
             return
         self.reading.drop()  # a read under way may see the task half stopped; read after
         self.starting.wait(self._stop_play(), done=lambda _stopped: self.refresh())
+
+    def ask_archive(self) -> None:
+        """Archive the study shown, once the person confirms (a study task being played is
+        paused first, and kept)."""
+        study = self.study.currentText()
+        if not study or self.state.store is None:
+            return
+        confirm(self, Question(
+            "Archive this study?",
+            f"\u201c{study}\u201d leaves the Studies list for every annotator. Nothing is "
+            "deleted: its episodes, queues and results stay, and `playbench study unarchive "
+            f"{study}` brings it back.", "Archive"), lambda: self.archive(study))
+
+    def archive(self, study: str) -> Any:
+        """Archive ``study`` (in the executor), then show the list without it."""
+        store = self.state.store
+        if store is None:
+            return None
+        running = self._study_session()
+        if running is not None and running.study == study:
+            self.play.stop()
+
+        def done(_: None) -> None:
+            self.study.setCurrentIndex(-1)
+            self.refresh()
+        return self.creating.call(store.archive_study, study, done=done)
 
     # -- creating -----------------------------------------------------------------------------
 

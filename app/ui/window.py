@@ -26,14 +26,21 @@ from playbench.app.ui.game_pane import GamePlayView
 from playbench.app.ui.library import LibraryView
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.geometry import Rect, fit, saved_rect
-from playbench.app.ui.models.guards import annotator_question, replace_question, running_task
+from playbench.app.ui.models.guards import (
+    Question,
+    annotator_question,
+    replace_question,
+    running_task,
+)
 from playbench.app.ui.models.launch import human_session, model_session, resume_session
 from playbench.app.ui.models.records import abandon, offered_at_start
 from playbench.app.ui.models.start import StartRequest
+from playbench.app.ui.models.study_run import paused_task
 from playbench.app.ui.play import PlayView
 from playbench.app.ui.proxy_demo import add_proxy_panel
 from playbench.app.ui.qt import (
     QAction,
+    QEvent,
     QFrame,
     QHBoxLayout,
     QKeySequence,
@@ -47,6 +54,7 @@ from playbench.app.ui.qt import (
 )
 from playbench.app.ui.resume import ResumeDialog
 from playbench.app.ui.settings_dialog import SettingsDialog
+from playbench.app.ui.studies import StudiesView
 from playbench.app.ui.studies_tabs import add_study_tabs
 from playbench.app.ui.viewer import EpisodeViewer
 from playbench.games.kind import KindError, UnknownKind, default_registry
@@ -57,13 +65,15 @@ LIBRARY, PLAY, DEMO, EPISODES = range(4)
 class MainWindow(QMainWindow):
     closed = Signal()
     web: BrowserPlayView
+    """The Browser tab's view (set up by :func:`playbench.app.ui.browser_tab.add_browser_tab`)."""
     code: CodeView
     """The Code tab's view: a person writes a web page (``code``-view kinds, WebUI)."""
-    """The Browser tab's view (set up by :func:`playbench.app.ui.browser_tab.add_browser_tab`)."""
     games: GamePlayView
     """The Game tab's view (browser games; set up with the Browser tab)."""
     css: CssRepairView
     """The CSS repair tab's view (set up by :func:`playbench.app.ui.css_tab.add_css_tab`)."""
+    studies: StudiesView
+    """The Studies tab's view (set up by :func:`playbench.app.ui.studies_tabs.add_study_tabs`)."""
 
     def __init__(self, state: AppState) -> None:
         super().__init__()
@@ -205,11 +215,19 @@ class MainWindow(QMainWindow):
         if self.state.store is None:
             return
         try:
-            waiting = offered_at_start(self.state.store)
+            paused = paused_task(self.state.store, self.state.prefs.annotator)
+            waiting = [] if paused else offered_at_start(self.state.store)
         except Exception as err:  # noqa: BLE001
             self.report(err)
             return
-        if waiting:
+        if paused:  # an annotator who stopped mid-task is asked first, by their study's name
+            study, key = paused
+            confirm(self, Question(
+                "Continue your study task?",
+                f"You paused task {key} of the study \u201c{study}\u201d. Continue it now? It "
+                "goes on from your last step, with the time already used counted.",
+                "Continue task"), lambda: self.studies.continue_study(study))
+        elif waiting:
             ResumeDialog(self, waiting, self.resume, self.discard).open()
 
     def discard(self, episode_id: int) -> None:
@@ -221,11 +239,24 @@ class MainWindow(QMainWindow):
         except Exception as err:  # noqa: BLE001
             self.report(err)
 
+    def changeEvent(self, event: Any) -> None:
+        """Coming back to the window (from a terminal where ``playbench models add`` ran, say)
+        lists the model profiles again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.library.start.refresh_players()
+
+    def switch_annotator(self, name: str) -> None:
+        """Make ``name`` the annotator: the toolbar, the start panel and the Studies queue
+        show theirs at once."""
+        self.state.save_prefs(self.state.prefs.with_(annotator=name))
+        self._show_identity()
+        self.library.start.refresh_players()
+        self.studies.refresh()
+
     def ask_annotator(self, then: Any = None) -> None:
         def switch(name: str) -> None:
-            self.state.save_prefs(self.state.prefs.with_(annotator=name))
-            self._show_identity()
-            self.library.start.refresh_players()
+            self.switch_annotator(name)
             if callable(then):
                 then()
 

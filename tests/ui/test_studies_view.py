@@ -116,6 +116,11 @@ def test_queue_is_played_with_keys_and_progress_advances_for_two_annotators(
         press_moves(qtbot, window, session)
     qtbot.waitUntil(lambda: progress(window) == (3, 3), timeout=10000)
     assert not view.next_button.isEnabled() and view.next_button.text() == "All tasks done"
+    # "Next task" on the last task's banner says that nothing is left (it used to do nothing).
+    qtbot.mouseClick(window.play.next_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Every task of pilot is done" in window.play.banner_text.text(),
+                    timeout=10000)
+    assert not window.play.next_button.isVisible()
 
     store = window.state.store
     mine = StudyQueue(store, "pilot", ANNOTATOR).items()
@@ -127,9 +132,9 @@ def test_queue_is_played_with_keys_and_progress_advances_for_two_annotators(
         steps = store.steps(item.episode_id)
         assert steps and all(s.raw.startswith("key:") for s in steps)
 
-    # A second annotator on the same machine gets a queue of their own.
-    window.state.save_prefs(window.state.prefs.with_(annotator="ann-two"))
-    view.refresh()
+    # A second annotator on the same machine gets a queue of their own, shown as soon as
+    # they are entered (no Refresh).
+    window.switch_annotator("ann-two")
     qtbot.waitUntil(lambda: view.snapshot is not None
                     and view.snapshot.queue.annotator == "ann-two", timeout=10000)
     assert progress(window) == (0, 3) and "ann-two" in view.who.text()
@@ -222,3 +227,51 @@ def test_a_refused_study_file_lists_every_problem_and_stores_nothing(
     assert "selects no level" in rows["tasks[1].levels"]
     assert "3 problems" in view.problems.title.text()
     assert window.state.store.study_names() == []
+
+
+def test_a_paused_study_task_is_offered_when_the_app_starts_again(make_window, qtbot, tmp_path):
+    from PySide6.QtWidgets import QPushButton
+
+    from tests.ui.helpers import confirm_box
+    path = study_yaml(tmp_path, name="pilot", order="fixed", **TASKS)
+    window = make_window()
+    create_study(qtbot, window, path)
+    open_studies(qtbot, window, "pilot")
+    session = next_task(qtbot, window)
+    press_moves(qtbot, window, session, count=1)
+    wait_ready(qtbot, session)
+    episode_id = session.episode_id
+    close_window(qtbot, window)                  # the app is closed mid-task
+    assert session.result.status == "interrupted"
+
+    window = make_window(show_prompts=True)      # and started again: asked, by study and task
+    box = confirm_box(qtbot)
+    assert "p1" in box.text() and "pilot" in box.text()
+    qtbot.mouseClick(box.findChild(QPushButton, "confirm_yes"), Qt.MouseButton.LeftButton)
+    session = started(qtbot, window, None)
+    assert session.episode_id == episode_id and len(session.steps) == 1
+    assert window.tabs.currentWidget() is window.play
+
+
+def test_archiving_takes_a_study_off_the_list_and_keeps_its_records(make_window, qtbot,
+                                                                     tmp_path):
+    from PySide6.QtWidgets import QPushButton
+
+    from tests.ui.helpers import confirm_box
+    window = make_window()
+    for name in ("pilot", "second"):
+        create_study(qtbot, window, study_yaml(tmp_path, name=name, order="fixed", **TASKS))
+    view = open_studies(qtbot, window, "pilot")
+    session = next_task(qtbot, window)
+    press_moves(qtbot, window, session)
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: progress(window) == (1, 3), timeout=10000)
+    qtbot.mouseClick(view.archive_button, Qt.MouseButton.LeftButton)
+    box = confirm_box(qtbot)
+    assert "pilot" in box.text() and "Nothing is deleted" in box.text()
+    qtbot.mouseClick(box.findChild(QPushButton, "confirm_yes"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: [view.study.itemText(i) for i in range(view.study.count())]
+                    == ["second"], timeout=10000)
+    store = window.state.store
+    assert store.study_names() == ["pilot", "second"]
+    assert store.episode(session.episode_id).episode.study_id is not None

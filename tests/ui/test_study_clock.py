@@ -39,6 +39,9 @@ def test_pause_on_the_play_tab_and_tab_switch_keep_the_clock(make_window, qtbot,
     saved = pending_of(window.state.store.db, episode_id)
     assert saved is not None and saved.step == 0 and saved.ms >= thought * 1000
     assert play.pause_task.text() == "Continue task" and play.pause_task.isEnabled()
+    # The banner names the way back the annotator has: Continue task, not Episodes.
+    assert "Continue task" in play.banner.text.text()
+    assert "Episodes" not in play.banner.text.text()
 
     # Continue: the same episode, with the time already spent on the clock.
     qtbot.mouseClick(play.pause_task, Qt.MouseButton.LeftButton)

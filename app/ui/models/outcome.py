@@ -27,11 +27,17 @@ def _actions(n: int) -> str:
     return f"{n} action{'s' if n != 1 else ''}"
 
 
-def board_end_text(result: Any, optimal: int | None, blind: bool) -> str:
+STUDY_PAUSED = ("Paused - every step and the time used are saved. \"Continue task\" (above, "
+                "or in Studies) goes on from here.")
+
+
+def board_end_text(result: Any, optimal: int | None, blind: bool, study: bool = False) -> str:
     """The Play tab's banner: ``optimal`` is the level's shortest solution when known;
-    ``blind`` (a blind study) leaves the outcome out."""
+    ``blind`` (a blind study) leaves the outcome out; ``study``: a study task, whose way
+    back after a pause is its "Continue task" button, not Episodes."""
     if result.status == "interrupted":
-        return "Interrupted - the episode is saved and can be resumed from Episodes."
+        return STUDY_PAUSED if study else \
+            "Interrupted - the episode is saved and can be resumed from Episodes."
     if result.status == "error":
         return f"The episode stopped with an error ({result.end_reason}); its steps are kept."
     if blind:

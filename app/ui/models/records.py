@@ -110,6 +110,18 @@ def offered_at_start(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
             and s.end_reason != ABANDONED]
 
 
+def paused_study_episodes(store: Store, annotator: str | None,
+                          limit: int = 1000) -> list[EpisodeSummary]:
+    """``annotator``'s study tasks that stopped mid-way (the app closed, or Pause), newest
+    first: the start-up prompt offers to continue them through their study's queue."""
+    if not annotator:
+        return []
+    return [s for s in list_episodes(store, limit)
+            if s.study_id is not None and s.status == "interrupted"
+            and s.participant == annotator and s.participant_kind == "human"
+            and s.end_reason != ABANDONED]
+
+
 def abandon(store: Store, episode_id: int) -> bool:
     """Discard ``episode_id`` from the prompt: recorded as abandoned, nothing deleted."""
     return abandon_episode(store.db, episode_id)

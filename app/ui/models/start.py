@@ -84,6 +84,27 @@ def budget_for(setting: Setting, game: str, max_actions: int | None,
     return budget.merged(**changes) if changes else budget
 
 
+def _limits(max_actions: int, seconds: int) -> str:
+    actions = f"{max_actions} action{'s' if max_actions != 1 else ''}" if max_actions else \
+        "no action limit"
+    return f"{actions}, " + (f"{seconds} s" if seconds else "no time limit")
+
+
+def start_summary(player_label: str, human: bool, max_actions: int, seconds: int,
+                  default_actions: int, default_seconds: int) -> tuple[str, bool]:
+    """What pressing Play starts, in one line, and whether it is worth a second look: someone
+    other than the person plays, or the budget is not the setting's own (the panel keeps the
+    last choices from level to level, so a changed budget or a model player can otherwise be
+    started by accident)."""
+    who = "You play" if human else f"{player_label.split(': ', 1)[-1]} plays"
+    text = f"{who} with {_limits(max_actions, seconds)}."
+    unusual = not human
+    if (max_actions, seconds) != (default_actions, default_seconds):
+        text += f" The setting's own budget is {_limits(default_actions, default_seconds)}."
+        unusual = True
+    return text, unusual
+
+
 def heading(game_title: str, source: str, level: Level) -> tuple[str, str]:
     """A level's title and the line under it (game, pack, number), without repeating the
     pack name that many bundled titles already start with."""

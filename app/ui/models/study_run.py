@@ -29,6 +29,7 @@ from playbench.app.studies import (
     load_protocol,
     load_study_file,
 )
+from playbench.app.ui.models.records import paused_study_episodes
 from playbench.app.ui.models.session import PlaySession
 from playbench.db.store import Store
 
@@ -100,6 +101,23 @@ def open_queue(store: Store, study: str, annotator: str) -> QueueSnapshot:
     queue = StudyQueue(store, study, annotator)
     items = queue.items()
     return QueueSnapshot(queue, items, queue.progress(items), queue.protocol.description)
+
+
+def paused_task(store: Store, annotator: str | None) -> tuple[str, str] | None:
+    """The study and task key of the newest study task ``annotator`` paused and has not
+    finished since (None when there is none), for the start-up prompt."""
+    paused = paused_study_episodes(store, annotator)
+    if not paused or not annotator:
+        return None
+    names = {store.study_id(n): n for n in store.study_names()}
+    for episode in paused:
+        name = names.get(episode.study_id) if episode.study_id is not None else None
+        if name is None:
+            continue
+        item = open_queue(store, name, annotator).next
+        if item is not None and item.status == "interrupted" and item.episode_id == episode.id:
+            return name, item.key
+    return None
 
 
 def create_from_file(store: Store, path: str | Path) -> Protocol:
