@@ -13,6 +13,7 @@ logged and kept on :attr:`Browser.sandbox_note` (docs/security.md).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
@@ -22,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from playwright.async_api import Browser as PwBrowser
-from playwright.async_api import Playwright, async_playwright
+from playwright.async_api import BrowserContext, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 if TYPE_CHECKING:
     from playwright.async_api import Geolocation
@@ -93,6 +95,10 @@ class Browser:
     ``--no-sandbox``. After start(), :attr:`sandboxed` says which one runs and
     :attr:`sandbox_note` why the sandbox is off (empty when it is on)."""
 
+    answer_seconds = 20.0
+    """How long a new context may take before Chromium counts as no longer answering (one
+    takes 10-50 ms on an idle machine, under a second on a loaded one)."""
+
     def __init__(self, headless: bool = True, executable: str | None = None,
                  sandbox: bool = True) -> None:
         self.headless = headless
@@ -159,6 +165,24 @@ class Browser:
             if pw is not None:
                 await pw.stop()
 
+    async def _relaunch(self, why: str) -> None:
+        """Drop the current Chromium (closed if it still answers within a few seconds) and
+        launch a new one with the same executable and sandbox choice."""
+        log.warning("%s; starting it again", why)
+        old, self._browser = self._browser, None
+        if old is not None:
+            try:
+                await asyncio.wait_for(old.close(), 5.0)
+            except Exception as err:  # gone already, or hung: the new one does not need it
+                log.info("the old Chromium did not close cleanly: %s", short_error(err))
+        assert self._pw is not None
+        try:
+            self._browser = await self._launch(self._pw)
+        except Exception as err:
+            where = self.executable or "Playwright's Chromium"
+            raise BrowserError(f"could not start Chromium again ({where}): "
+                               f"{short_error(err)}") from err
+
     async def __aenter__(self) -> Browser:
         return await self.start()
 
@@ -167,20 +191,39 @@ class Browser:
 
     async def new_session(self, options: SessionOptions) -> PageSession:
         """A fresh context whose traffic all goes through a new :class:`NetworkFence` that
-        lets through only ``options.hosts``."""
+        lets through only ``options.hosts``.
+
+        A Chromium that died (killed from outside, crashed) or stopped answering is started
+        again first, so one lost browser costs the episode that was using it, not the rest of
+        a run or study."""
         await self.start()
-        assert self._browser is not None
         w, h = options.viewport
         hits: deque[tuple[str, str]] = deque()
         fence = NetworkFence(options.hosts, lambda what, kind: hits.append((what, kind)))
         address = fence.start()
-        try:
-            ctx = await self._browser.new_context(
+
+        async def open_context() -> BrowserContext:
+            assert self._browser is not None
+            return await asyncio.wait_for(self._browser.new_context(
                 viewport={"width": w, "height": h}, storage_state=options.storage_state,
                 geolocation=cast("Geolocation | None", options.geolocation),  # checked on load
                 permissions=["geolocation"] if options.geolocation else None,
                 service_workers="block", device_scale_factor=1,
-                proxy={"server": address, "bypass": "<-loopback>"})
+                proxy={"server": address, "bypass": "<-loopback>"}), self.answer_seconds)
+
+        try:
+            if self._browser is None or not self._browser.is_connected():
+                await self._relaunch("Chromium is gone (killed or crashed)")
+            try:
+                ctx = await open_context()
+            except (TimeoutError, PlaywrightError) as err:
+                assert self._browser is not None
+                if self._browser.is_connected() and not isinstance(err, TimeoutError) \
+                        and "closed" not in str(err):
+                    raise  # Chromium answered: the request itself was refused
+                await self._relaunch("Chromium stopped answering" if isinstance(err, TimeoutError)
+                                     else f"Chromium went away ({short_error(err)})")
+                ctx = await open_context()
         except Exception:
             fence.stop()
             raise

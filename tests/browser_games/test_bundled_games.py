@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from playbench.games.browser_games.catalog import Catalog, GameSpec, SemanticControl, lookup
 from playbench.games.browser_games.env import control_script
@@ -44,13 +44,34 @@ def raw_yaml(game: str) -> dict[str, Any]:
     return data
 
 
+class SharedChromium:
+    """The module's Chromium, started again when it died (one lost browser fails one test)."""
+
+    def __init__(self, pw: Playwright) -> None:
+        self.pw = pw
+        self.current = self.launch()
+
+    def launch(self) -> Browser:
+        return self.pw.chromium.launch(
+            executable_path=chromium_executable() or "/usr/bin/chromium", args=["--no-sandbox"])
+
+    def alive(self) -> Browser:
+        if not self.current.is_connected():
+            self.current = self.launch()
+        return self.current
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def chromium() -> Iterator[SharedChromium]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_executable() or "/usr/bin/chromium",
-                              args=["--no-sandbox"])
-        yield b
-        b.close()
+        shared = SharedChromium(p)
+        yield shared
+        shared.current.close()
+
+
+@pytest.fixture
+def browser(chromium: SharedChromium) -> Browser:
+    return chromium.alive()
 
 
 @pytest.fixture(scope="module")
