@@ -6,10 +6,11 @@
 # 1. dist/playbench-<version>-py3-none-any.whl (pip/pipx installs: packaging/README.md).
 # 2. A build environment holding PlayBench installed from that wheel (real copies under
 #    playbench/, never the tree's links) and its dependencies. By default a fresh virtual
-#    environment in the work directory, filled from the package index (first run: ~10 minutes
-#    of downloads; later runs reuse it). --deps-from VENV borrows the dependencies already
-#    installed in VENV instead (fast; VENV's own PlayBench install is not used) - the tests do
-#    this with the project's .venv, which has the `build` extra.
+#    environment in the work directory, filled with exactly the versions in uv.lock (the app
+#    and the `build` extra, hashes checked; uv from ./bootstrap's .tools or the PATH).
+#    --deps-from VENV borrows the dependencies already installed in VENV instead (fast; VENV's
+#    own PlayBench install is not used) - the tests do this with the project's .venv, which
+#    ./bootstrap test fills from the same lock.
 # 3. PyInstaller with packaging/playbench.spec -> a onedir app (no Python needed to run it).
 # 4. dist/playbench-<version>-linux-<arch>.tar.gz: the app, a launcher script and a desktop
 #    entry; plus dist/PlayBench-<version>-<arch>.AppImage when `appimagetool` is on PATH.
@@ -52,10 +53,17 @@ if [ -n "$deps_from" ]; then
   "$deps_from/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
     > "$site/zz-borrowed-dependencies.pth"
 else
-  say "build environment: a fresh virtual environment in $env_dir"
+  say "build environment: a fresh virtual environment in $env_dir, from uv.lock"
+  uv="$root/.tools/bin/uv"
+  [ -x "$uv" ] || uv="$(command -v uv)" || {
+    echo "build.sh needs uv to read uv.lock: run ./bootstrap app once, or pip install uv" >&2
+    exit 1; }
+  "$uv" export --frozen --no-dev --extra build --no-emit-project --format requirements-txt \
+    --quiet --output-file "$work/locked-requirements.txt"
   [ -x "$env_dir/bin/python" ] || "$py" -m venv "$env_dir"
+  nice -n 10 "$env_dir/bin/python" -m pip install -q --no-deps --require-hashes \
+    -r "$work/locked-requirements.txt"
   nice -n 10 "$env_dir/bin/python" -m pip install -q --force-reinstall --no-deps "$wheel"
-  nice -n 10 "$env_dir/bin/python" -m pip install -q "$wheel" -r packaging/requirements.txt
 fi
 
 say "freezing with PyInstaller"

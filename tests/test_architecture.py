@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.lint
+
 ROOT = Path(__file__).resolve().parents[1]
 LINT = [sys.executable, "-c", "from importlinter.cli import lint_imports_command; "
         "lint_imports_command()"]

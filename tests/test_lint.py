@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.lint
+
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("app", "games", "evaluators", "db")
 

@@ -15,7 +15,9 @@ wheel="$(ls "$work"/wheel/playbench-*.whl)"
 cp "$wheel" dist/
 [ -x "$work/env/bin/python" ] || python3 -m venv "$work/env"
 "$work/env/bin/python" -m pip install -q --force-reinstall --no-deps "$wheel"
-"$work/env/bin/python" -m pip install -q "$wheel" -r packaging/requirements.txt
+uv export --frozen --no-dev --extra build --no-emit-project --format requirements-txt --quiet \
+  --output-file "$work/locked-requirements.txt"  # exactly the versions in uv.lock
+"$work/env/bin/python" -m pip install -q --no-deps --require-hashes -r "$work/locked-requirements.txt"
 # Optional: bundle Playwright's Chromium (about 150 MB more) from ~/Library/Caches/ms-playwright.
 if [ "${PLAYBENCH_BUNDLE_BROWSER:-}" = yes ]; then
   "$work/env/bin/python" -m playwright install chromium

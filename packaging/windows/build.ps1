@@ -15,7 +15,9 @@ $wheel = (Get-ChildItem "$work\wheel\playbench-*.whl" | Select-Object -First 1).
 Copy-Item $wheel dist\
 if (-not (Test-Path "$work\env\Scripts\python.exe")) { python -m venv "$work\env" }
 & "$work\env\Scripts\python.exe" -m pip install -q --force-reinstall --no-deps $wheel
-& "$work\env\Scripts\python.exe" -m pip install -q $wheel -r packaging\requirements.txt
+# Exactly the versions in uv.lock (uv: pip install uv).
+uv export --frozen --no-dev --extra build --no-emit-project --format requirements-txt --quiet --output-file "$work\locked-requirements.txt"
+& "$work\env\Scripts\python.exe" -m pip install -q --no-deps --require-hashes -r "$work\locked-requirements.txt"
 # Optional: bundle Playwright's Chromium (about 150 MB more); the spec takes the revision this
 # Playwright expects from %LOCALAPPDATA%\ms-playwright when it is there.
 if ($env:PLAYBENCH_BUNDLE_BROWSER -eq "yes") {

@@ -24,6 +24,8 @@ from playbench.games.browser_games.env import control_script
 from playbench.games.browser_games.server import StaticServer
 from playbench.games.web.browser import chromium_executable
 
+pytestmark = [pytest.mark.browser, pytest.mark.content]
+
 BUNDLED = Path(str(resources.files("playbench.games.browser_games") / "bundled"))
 CATALOG = Catalog(BUNDLED)
 GAMES = CATALOG.game_ids()

@@ -29,6 +29,8 @@ from playbench.games.kind import EnvServices
 from playbench.games.types import Invalid, Task
 from playbench.games.web.browser import Browser
 
+pytestmark = pytest.mark.browser
+
 CATALOG = Path(__file__).parent / "catalog"
 in_module_loop = pytest.mark.asyncio(loop_scope="module")
 

@@ -19,6 +19,8 @@ from playbench.db.engine import open_database
 from playbench.db.store import Store
 from playbench.games.browser_games.catalog import Catalog
 
+pytestmark = pytest.mark.browser
+
 CATALOG = Path(__file__).parent / "catalog"
 
 

@@ -26,7 +26,8 @@ from playbench.games.web.actions import format_action, parse_action
 REGISTRY = default_registry()
 # Kinds backed by an optional extra that is not installed here cannot start an environment;
 # tests/football checks what such a kind says instead.
-PARSED_KINDS = [k.name for k in REGISTRY.listing()
+PARSED_KINDS = [pytest.param(k.name, marks=[pytest.mark.football] if k.name == "football" else [])
+                for k in REGISTRY.listing()
                 if k.view in ("board", "browser") and unavailable(k) is None]
 
 
@@ -178,6 +179,7 @@ def test_web_evaluate_scores_answer_url_and_page_html_without_a_browser(tmp_path
     assert evaluate(spec, "The blue kayak costs $120", ITEM, html)["checks"]["url_match"] == 1.0
 
 
+@pytest.mark.browser
 def test_web_evaluate_says_what_needs_a_browser_and_runs_it_with_one(tmp_path):
     html = tmp_path / "page.html"
     html.write_text(PAGE)

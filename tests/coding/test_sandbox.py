@@ -18,7 +18,7 @@ import pytest_asyncio
 from playbench.games.coding.sandbox import Limits, RenderFailed, Sandbox, SiteServer
 from playbench.games.web.browser import Browser
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
 LIMIT = 2.0
 

@@ -25,7 +25,7 @@ from playbench.games.css_repair.project import PROJECTS, breakage_from_text, ori
 from playbench.games.css_repair.tools import EDIT_RULE, FIXED, Call
 from playbench.games.types import Task, Transition
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser, pytest.mark.content]
 LEVELS = KIND.load("css-repair")
 AT_ONCE = 3
 """How many episodes render at the same time."""

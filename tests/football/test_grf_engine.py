@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
 from playbench.app.agents.session import ModelPlayerFactory
@@ -24,6 +25,8 @@ from playbench.games.football.kind import KIND
 from playbench.games.football.policies import SCRIPT
 from playbench.games.types import Action, Task
 from tests.agents.helpers import server_profile
+
+pytestmark = pytest.mark.football
 
 LEVEL = KIND.load("magebench-mini:5")[0]
 

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 
 from playbench.app.agents.player import ModelPlayer
@@ -31,6 +32,28 @@ BROWSERS = [n for n in NAMES if REGISTRY.get(n).view == "browser"]
 EXTERNALS = [n for n in NAMES if REGISTRY.get(n).view == "external"]
 GAMES = [n for n in NAMES if REGISTRY.get(n).view == "game"]
 CODES = [n for n in NAMES if REGISTRY.get(n).view in ("code", "css")]
+HEAVY_VIEWS = ("browser", "game", "code", "css")
+"""Views whose kinds play in Chromium."""
+
+
+def params(names: list[str], *, browser: bool = True, smoke: bool = False) -> list[Any]:
+    """``names`` as pytest parameters of a test that plays them, in the tiers their kinds
+    need (tests/tiers.py): the browser tier for a kind played in Chromium (unless ``browser``
+    is False: the test plays without a page), the football tier for the GRF engine; ``smoke``
+    keeps them in the fast tier too (one real-component check per kind)."""
+    out = []
+    for name in names:
+        marks = []
+        if browser and REGISTRY.get(name).view in HEAVY_VIEWS:
+            marks.append(pytest.mark.browser)
+        if name == "football":
+            marks.append(pytest.mark.football)
+        if marks and smoke:
+            marks.append(pytest.mark.smoke)
+        out.append(pytest.param(name, marks=marks))
+    return out
+
+
 KEY_NAMES = ("Left", "Right", "Up", "Down", "Escape", "Space", "Return", "Enter", "Backspace",
              "Delete", *(chr(c) for c in range(ord("A"), ord("Z") + 1)), *"0123456789")
 """Every key name the desktop view passes to input maps (``playbench.app.ui.keys``), and Enter."""

@@ -37,6 +37,7 @@ from tests.kinds.conformance import (
     VIEWS,
     board_env,
     first_task,
+    params,
     run,
 )
 
@@ -108,7 +109,7 @@ def test_check_level_accepts_bundled_levels_and_refuses_a_broken_one(name):
     with pytest.raises(Exception):  # noqa: B017 - each kind refuses with its own error type
         kind.check_level(broken)
 
-@pytest.mark.parametrize("name", PLAYABLE)
+@pytest.mark.parametrize("name", params(PLAYABLE, browser=False))
 def test_plans_split_what_join_writes(name):
     kind = REGISTRY.get(name)
     if kind.view == "board":
@@ -121,7 +122,7 @@ def test_plans_split_what_join_writes(name):
 
 
 
-@pytest.mark.parametrize("name", PLAYABLE)
+@pytest.mark.parametrize("name", params(PLAYABLE, smoke=True))
 def test_resumability_claim(name, db_url):
     """A resumable kind's recorded episode replays to the same state hashes (the app's own
     check, ``verify_episode``); a non-resumable kind says so to the app."""

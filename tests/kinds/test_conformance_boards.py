@@ -27,6 +27,7 @@ from tests.kinds.conformance import (
     board_env,
     check_prompts,
     first_task,
+    params,
     run,
 )
 
@@ -79,7 +80,7 @@ async def walk(kind: TaskKind, task: Task, picks: list[int], seed: int = 0
     return actions, hashes, env
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", params(BOARDS))
 def test_start_observation_renders_a_prompt_in_every_setting(name):
     kind = REGISTRY.get(name)
     task = first_task(kind)
@@ -88,7 +89,7 @@ def test_start_observation_renders_a_prompt_in_every_setting(name):
     check_prompts(kind, task, env, observation)
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", params(BOARDS))
 @WALK
 @given(picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=12))
 def test_same_level_seed_and_actions_give_the_same_state_hashes(name, picks):
@@ -106,7 +107,7 @@ def test_same_level_seed_and_actions_give_the_same_state_hashes(name, picks):
         assert fresh.state_hash() == expected
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", params(BOARDS))
 @WALK
 @given(picks=st.lists(st.integers(0, 10_000), min_size=2, max_size=10), cut=st.integers(0, 9))
 def test_restore_returns_to_the_snapshot_state_hash(name, picks, cut):
@@ -165,7 +166,7 @@ def gestures_of(kind: TaskKind, state: Any, sequences: Any) -> set[str]:
     return texts
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", params(BOARDS))
 def test_keys_and_clicks_reach_the_whole_vocabulary(name):
     """Every action of the start state's vocabulary comes from one input or two in a row
     (a selection, then a key, digit or second click) or a drag between two targets."""
@@ -195,7 +196,7 @@ def _canonical(env: Any, text: str) -> str | None:
         return None
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", params(BOARDS))
 def test_answer_format_reads_back_every_action(name):
     kind = REGISTRY.get(name)
     answers = kind.answers
@@ -217,7 +218,7 @@ def test_answer_format_reads_back_every_action(name):
     assert isinstance(answers.tool_to_text("no_such_tool", {}), Invalid)
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", params(BOARDS))
 def test_frames_are_rgb_uint8_at_the_renderers_size(name):
     kind = REGISTRY.get(name)
     task = first_task(kind)
@@ -244,7 +245,7 @@ def test_frames_are_rgb_uint8_at_the_renderers_size(name):
 GYM = [n for n in BOARDS if REGISTRY.get(n).gym_actions]
 
 
-@pytest.mark.parametrize("name", GYM)
+@pytest.mark.parametrize("name", params(GYM))
 def test_gymnasium_check_env_passes(name):
     """Kinds that give Gymnasium actions pass Gymnasium's own checker through
     ``gymnasium.make`` (spaces, reset/step signatures, determinism under a seed, render)."""

@@ -28,13 +28,14 @@ from tests.kinds.conformance import (
     context,
     first_task,
     image_url,
+    params,
     prompt_text,
     run,
 )
 
 # --- browser kinds --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", BROWSERS)
+@pytest.mark.parametrize("name", params(BROWSERS, smoke=True))
 def test_browser_kind_plays_one_bundled_task_in_chromium(name):
     """Real Chromium on the offline classifieds site, one task: reset gives an RGB frame and
     page text, every setting renders a prompt, the same page hashes the same after a reset and
@@ -79,7 +80,7 @@ def test_browser_kind_plays_one_bundled_task_in_chromium(name):
 
 # --- game kinds -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", params(GAMES, smoke=True))
 def test_game_kind_plays_one_bundled_task_in_chromium(name):
     """Kinds on the ``game`` view (browser games, GameWorld's protocol): the first bundled task
     resets in real Chromium with an RGB frame and a state, every setting renders a prompt
@@ -119,7 +120,7 @@ def test_game_kind_plays_one_bundled_task_in_chromium(name):
 
 # --- code kinds -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", CODES)
+@pytest.mark.parametrize("name", params(CODES, smoke=True))
 def test_code_kind_scores_its_oracle_as_solved_in_chromium(name):
     """Kinds where the player writes or repairs code (views ``code``, ``css``): the first
     bundled task resets in real Chromium with an RGB target frame and a task text, every

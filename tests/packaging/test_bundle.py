@@ -28,7 +28,7 @@ from playbench.db.engine import head_revision
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {"app", "db", "games", "evaluators", "resources"}
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.bundle, pytest.mark.timeout(3600)]
 
 
 @pytest.fixture(scope="module")

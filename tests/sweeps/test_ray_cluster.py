@@ -26,6 +26,8 @@ from tests.sweeps.helpers import (
 )
 from tests.sweeps.raycluster import start_cluster
 
+pytestmark = pytest.mark.ray
+
 
 @pytest.fixture(scope="module")
 def cluster():

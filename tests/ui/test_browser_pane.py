@@ -22,6 +22,8 @@ from playbench.games.web.browser import Browser
 from playbench.resources.web.site import ClassifiedsServer
 from tests.ui.helpers import close_window, confirm_box
 
+pytestmark = pytest.mark.browser
+
 TIMEOUT = 30000
 
 
@@ -143,6 +145,7 @@ def recorded(window, session) -> list:
 
 # -- tests --------------------------------------------------------------------------------------
 
+@pytest.mark.smoke
 def test_a_click_on_an_element_is_click_of_its_id_counted_like_a_models(window, qtbot):
     session = start_task(qtbot, window, 0)
     view = window.web

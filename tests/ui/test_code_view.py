@@ -17,6 +17,8 @@ from playbench.games.webui.kind import SETTINGS
 from playbench.games.webui.tasks import load_levels, task_of
 from tests.ui.helpers import close_window
 
+pytestmark = pytest.mark.browser
+
 TIMEOUT = 90000
 LEVELS = tuple(load_levels("webui"))
 INDEX = next(i for i, lv in enumerate(LEVELS) if lv.meta["id"] == "form-01")
@@ -39,6 +41,7 @@ def type_page(qtbot, view, files: dict[str, str]) -> None:
                 qtbot.keyClicks(editor, line)
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("setting", ["webui:online", "webui:global"])
 def test_a_person_types_a_page_and_submits_it(qtbot, make_window, db_url, setting):
     window = make_window()

@@ -16,6 +16,8 @@ from PySide6.QtCore import QEventLoop, Qt
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.games.web.browser import Browser
 
+pytestmark = pytest.mark.browser
+
 TIMEOUT = 60000
 
 
@@ -74,6 +76,7 @@ def ready(qtbot, view, steps: int) -> None:
         view.find_rules.isEnabled() or view.session.result is not None), timeout=TIMEOUT)
 
 
+@pytest.mark.smoke
 def test_a_person_repairs_the_css_with_the_models_tools(qtbot, make_window, shared):
     window = make_window()
     window.resize(1280, 800)

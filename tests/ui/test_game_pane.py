@@ -24,6 +24,8 @@ from playbench.app.ui.models.web_session import WebRuntime
 from playbench.games.web.browser import Browser
 from tests.ui.helpers import confirm_box
 
+pytestmark = pytest.mark.browser
+
 TIMEOUT = 40000
 START = 120000
 """Milliseconds for an episode to open (Chromium's first start on a loaded machine)."""
@@ -138,6 +140,7 @@ def game_time_passes(qtbot, view) -> float:
 
 # -- tests --------------------------------------------------------------------------------------
 
+@pytest.mark.smoke
 def test_a_persons_keys_are_the_models_actions_on_the_same_clock(window, qtbot):
     session = start_game(qtbot, window)
     view = window.games

@@ -4,9 +4,13 @@ Needs the football extra, which ``./bootstrap test`` (CI's command) builds."""
 
 from __future__ import annotations
 
+import pytest
+
 from playbench.app.core.replay import verify_episode
 from playbench.games.football.kind import KEYS
 from tests.ui.helpers import key, start_level, wait_ready, wait_steps
+
+pytestmark = pytest.mark.football
 
 PRESSES = ["D", "Right", "E", "Space", "Right", "F"]
 

@@ -12,6 +12,8 @@ import pytest
 
 from playbench.games.web.browser import Browser
 
+pytestmark = pytest.mark.browser
+
 
 def open_transports() -> list[BaseSubprocessTransport]:
     gc.collect()

@@ -18,7 +18,7 @@ from playbench.games.web.sources import load_tasks
 from playbench.games.web.tasks import task_from_level
 from tests.web.conftest import play
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser, pytest.mark.content]
 TASKS = load_tasks("classifieds")
 AT_ONCE = 3
 

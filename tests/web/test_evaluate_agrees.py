@@ -22,6 +22,8 @@ from playbench.games.web.sources import load_tasks
 from playbench.games.web.tasks import load_text
 from playbench.resources.web.site import SiteData
 
+pytestmark = [pytest.mark.browser, pytest.mark.content]
+
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 PLAIN_TASKS = "classifieds:0,1,32"
 """Bundled tasks needing no login (string_match, url_match, and both)."""

@@ -35,6 +35,8 @@ from playbench.games.web.sources import load_tasks
 from playbench.games.web.tasks import task_from_level
 from tests.agents.helpers import server_profile
 
+pytestmark = pytest.mark.browser
+
 in_module_loop = pytest.mark.asyncio(loop_scope="module")
 
 SUBSET = {

@@ -36,7 +36,7 @@ from playbench.games.web.fence import BLOCK_HEADER, NetworkFence
 from playbench.games.web.kind import VWA_BUDGET
 from tests.web.conftest import ListPlayer, play, web_task
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 SECRET = "OUTSIDE-SECRET-7f3a"
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 

@@ -152,6 +152,7 @@ def test_web_tasks_lists_the_bundled_set(capsys):
     assert "Solid road bike" in out and "Open the Cars category." in out
 
 
+@pytest.mark.browser
 def test_cli_run_reports_the_failed_task_and_exits_1(tmp_path, capsys):
     from playbench.games.web.sources import bundled_dir
     good = json.loads((bundled_dir() / "classifieds.json").read_text())[2]

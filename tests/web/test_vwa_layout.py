@@ -264,6 +264,7 @@ async def test_a_wrong_password_fails_clearly_without_showing_it(browser, site, 
         await write_state(browser, state, config)
 
 
+@pytest.mark.browser
 def test_web_login_command_writes_every_state_file(site, tmp_path):
     """The real CLI (a subprocess): web.json with the recipe, the password from the
     environment; the password appears nowhere in the output, even with -v."""

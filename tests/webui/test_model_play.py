@@ -29,7 +29,7 @@ from playbench.games.webui.kind import SETTINGS
 from playbench.games.webui.tasks import load_levels, task_of
 from tests.agents.helpers import server_profile
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
 LEVELS = [lv for lv in load_levels("webui") if lv.meta["id"] in ("form-02", "dashboard-03")]
 

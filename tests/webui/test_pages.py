@@ -27,7 +27,7 @@ from playbench.games.webui.render import (
 )
 from playbench.games.webui.tasks import load_levels, task_of
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser, pytest.mark.content]
 
 LEVELS = load_levels("webui")
 LIMIT = 3.0

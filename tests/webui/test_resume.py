@@ -35,6 +35,8 @@ from playbench.db.store import Store
 from playbench.games.webui.kind import ONLINE
 from tests.agents.helpers import server_profile
 
+pytestmark = pytest.mark.browser
+
 LEVEL = "webui:form-02"
 SEED = 4
 
