@@ -78,13 +78,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        for fixture in item.fixturenames:
+        for fixture in getattr(item, "fixturenames", ()):
             tier = FIXTURE_TIERS.get(fixture)
             if tier and not item.get_closest_marker(tier):
                 item.add_marker(tier)
     if not fast_tier_only(config):
         return
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
         (drop if tiers_of(item) & set(HEAVY) and not item.get_closest_marker("smoke")
          else keep).append(item)
@@ -171,3 +172,34 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
                         "use the tier's fixture or add "
                         + " ".join(f"@pytest.mark.{t}" for t in missing)
                         + " (tests/tiers.py)", pytrace=False)
+
+
+# --- time per tier -----------------------------------------------------------------------------
+
+class TierClock:
+    """Wall time of every test (set-up, call and teardown) summed per tier, printed at the
+    end of the run: a test counts in its first heavy tier, else in ``fast``."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.tests: dict[str, set[str]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        tier = next((t for t in HEAVY if t in report.keywords), "fast")
+        self.seconds[tier] = self.seconds.get(tier, 0.0) + report.duration
+        self.tests.setdefault(tier, set()).add(report.nodeid)
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.seconds:
+            return
+        terminalreporter.section("time per tier (summed over workers)")
+        for tier in ("fast", *HEAVY):
+            if tier in self.seconds:
+                terminalreporter.write_line(f"{tier:>9}: {len(self.tests[tier]):5d} tests "
+                                            f"{self.seconds[tier]:8.1f} s")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller sees every report
+        session.config.pluginmanager.register(TierClock(), "playbench-tier-clock")
