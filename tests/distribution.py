@@ -1,41 +1,35 @@
-"""How pytest-xdist spreads the suite over the cores (``-n auto --dist loadgroup``).
+"""How pytest-xdist spreads the suite over the cores (``-n auto --dist loadscope``).
 
-Tests go to workers one by one, except the tests of a module that holds module-scoped
-fixtures (a shared Chromium, a built bundle, a Ray cluster, a module event loop): they form one
-xdist group, so the fixture is set up once on one worker instead of once per worker that got
-some of the module's tests. Measured on the whole suite before grouping: the bundled web tasks'
-shared set-up ran twice (137 s and 160 s), the bundle was built twice (99 s each).
+A module's tests go to one worker together, so a module-scoped fixture (a shared Chromium, a
+built bundle, a Ray cluster, a module event loop) is set up once, not once per worker that got
+some of the module's tests - measured on the whole suite spread test by test: the bundled web
+tasks' shared set-up ran twice (137 s and 160 s), the bundle was built twice (99 s each), the
+Ray cluster three times. (``loadgroup`` would group only such modules, but pytest-xdist 3.8
+marks a group by rewriting ``item._nodeid``, which pytest 9.2 no longer reads.)
+
+xdist hands modules out in collection order, so the long ones are put first: a worker that got
+a long module near the end would keep the run going alone.
 """
 
 from __future__ import annotations
 
 import pytest
 
+HEAVY = ("browser", "postgres", "ray", "bundle", "football", "content")
 SHARED_SCOPES = ("module", "class", "package")
 
 
-HEAVY = ("browser", "postgres", "ray", "bundle", "football", "content")
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+@pytest.hookimpl(trylast=True)  # after the tiers' markers are applied
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups: dict[str, list[pytest.Item]] = {}
+    modules: dict[str, list[pytest.Item]] = {}
     for item in items:
-        mark = item.get_closest_marker("xdist_group")
-        if mark is None and shares_fixtures(item):
-            group = pytest.mark.xdist_group(item.nodeid.split("::")[0])
-            item.add_marker(group)
-            mark = group.mark
-        if mark is not None:
-            groups.setdefault(str(mark.args[0] if mark.args else mark.kwargs["name"]),
-                              []).append(item)
-    # Long groups first: a worker handed a long group near the end would keep the run going
-    # alone. Groups in a heavy tier, largest first; then everything else in collection order
-    # (the same order on every worker, as xdist requires).
-    heavy = sorted((g for g in groups.values()
-                    if any(m.name in HEAVY for i in g for m in i.iter_markers())),
-                   key=len, reverse=True)
-    first = [i for g in heavy for i in g]
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    # Modules in a heavy tier whose tests share a fixture, largest first; then everything else
+    # in collection order (the same order on every worker, as xdist requires).
+    long = sorted((m for m in modules.values() if any(
+        shares_fixtures(i) and any(mk.name in HEAVY for mk in i.iter_markers()) for i in m)),
+        key=len, reverse=True)
+    first = [i for m in long for i in m]
     chosen = {id(i) for i in first}
     items[:] = first + [i for i in items if id(i) not in chosen]
 

@@ -1,10 +1,10 @@
 """A shared Chromium that is killed or stops answering mid-module costs one test, not the rest.
 
-The module shares one browser (tests/web/conftest.py) as every browser test module does. The
-tests run in order on one worker (their xdist group): the first plays a task, the second kills
-the browser from outside, the ones after it play again on the same fixture - Browser.new_session
-starts a new Chromium - and the last freezes it (SIGSTOP) to show that one which no longer
-answers is replaced too.
+The module shares one browser (tests/web/conftest.py) as every browser test module does, and
+its tests run in order on one worker (xdist hands out whole modules): the first plays a task,
+the second kills the browser from outside, the ones after it play again on the same fixture -
+Browser.new_session starts a new Chromium - and the last freezes it (SIGSTOP) to show that one
+which no longer answers is replaced too.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 
 from tests.web.conftest import ListPlayer, play, web_task
 
-pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.xdist_group("relaunch")]
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 START = "__CLASSIFIEDS__/index.php?page=search&category=art"
 
 
