@@ -1,6 +1,13 @@
 """Test-wide set-up: headless Qt and SDL, and a fresh SQLite file per test that asks for one."""
 
 import os
+import signal
+
+# A run started in the background of a non-interactive shell inherits SIGINT ignored, and so
+# would every process the tests start - which several tests stop with SIGINT, as a person's
+# Ctrl-C. A handler (unlike "ignored") is not inherited across exec: children get the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
