@@ -7,7 +7,7 @@ init. Everything here runs with ``SDL_VIDEODRIVER=dummy`` or no video driver at 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+import threading
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -31,14 +31,30 @@ def to_array(surf: pygame.Surface) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8).reshape(surf.get_height(), surf.get_width(), 3)
 
 
-@lru_cache(maxsize=64)
+_FONT_INIT = threading.Lock()
+_FONTS = threading.local()
+
+
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """pygame's bundled default font at a pixel size, initialising the font module once."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    f = pygame.font.Font(None, size)
-    f.set_bold(bold)
-    return f
+    """pygame's bundled default font at a pixel size, initialising the font module once.
+
+    One Font per thread and size: the Library draws thumbnails in worker threads while the UI
+    thread draws a preview, and a FreeType face is not safe to render from two threads at once
+    (the suite once lost a worker to a segmentation fault with both drawing)."""
+    cache: dict[tuple[int, bool], pygame.font.Font] | None = getattr(_FONTS, "cache", None)
+    if cache is None:
+        cache = _FONTS.cache = {}
+    made = cache.get((size, bold))
+    if made is None:
+        with _FONT_INIT:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            made = pygame.font.Font(None, size)
+        made.set_bold(bold)
+        if len(cache) >= 64:
+            cache.pop(next(iter(cache)))
+        cache[(size, bold)] = made
+    return made
 
 
 def draw_text_centered(surf: pygame.Surface, text: str, center: tuple[int, int], size: int,
