@@ -32,7 +32,7 @@ def uv(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.C
 def test_bootstrap_installs_with_the_command_these_tests_check():
     text = (ROOT / "bootstrap").read_text()
     assert " ".join(SYNC) in text
-    assert "sync --frozen --extra postgres --no-dev" in text
+    assert "sync --frozen --extra postgres --no-dev --inexact" in text
 
 
 def test_the_lock_agrees_with_pyproject():
