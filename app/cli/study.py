@@ -101,13 +101,14 @@ def cmd_create(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     store = open_store(args)
     rows = []
+    every = store.study_names()
     active = set(store.study_names(archived=False))
-    for name in store.study_names(archived=args.all):
+    for name in every if args.all else [n for n in every if n in active]:
         p = load_protocol(store, name)
         rows.append([name, len(p.scored), len(p.practice), p.order, "yes" if p.blind else "no",
                      "" if name in active else "archived"])
     table(["study", "tasks", "practice", "order", "blind", "state"], rows)
-    hidden = len(store.study_names()) - len(active)
+    hidden = len(every) - len(active)
     if hidden and not args.all:
         print(f"{hidden} archived stud{'ies' if hidden != 1 else 'y'} not shown (--all)")
     return 0

@@ -104,6 +104,8 @@ class StudiesView(QWidget):
                                                   on_error=self._failed)
         self.creating: Operation[Any] = Operation(self, jobs, pool, "create study",
                                                   on_error=self._failed, latest_only=False)
+        self.archiving: Operation[Any] = Operation(self, jobs, pool, "archive study",
+                                                   on_error=self._failed, latest_only=False)
 
         self.study = QComboBox()
         self.study.setObjectName("study")
@@ -394,7 +396,7 @@ class StudiesView(QWidget):
         def done(_: None) -> None:
             self.study.setCurrentIndex(-1)
             self.refresh()
-        return self.creating.call(store.archive_study, study, done=done)
+        return self.archiving.call(store.archive_study, study, done=done)
 
     # -- creating -----------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from playbench.app.ui.models.guards import (
     running_task,
 )
 from playbench.app.ui.models.launch import human_session, model_session, resume_session
-from playbench.app.ui.models.records import abandon, offered_at_start
+from playbench.app.ui.models.records import abandon, list_episodes, offered_at_start
 from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.models.study_run import paused_task
 from playbench.app.ui.play import PlayView
@@ -215,8 +215,9 @@ class MainWindow(QMainWindow):
         if self.state.store is None:
             return
         try:
-            paused = paused_task(self.state.store, self.state.prefs.annotator)
-            waiting = [] if paused else offered_at_start(self.state.store)
+            summaries = list_episodes(self.state.store)  # read once for both prompts
+            paused = paused_task(self.state.store, self.state.prefs.annotator, summaries)
+            waiting = [] if paused else offered_at_start(summaries)
         except Exception as err:  # noqa: BLE001
             self.report(err)
             return

@@ -100,26 +100,27 @@ def resumable(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
     return [s for s in list_episodes(store, limit) if s.resumable]
 
 
-def offered_at_start(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
-    """What the start-up prompt offers to continue: interrupted episodes with at least one
-    step, not abandoned, outside studies (a study task continues from its queue, with its
-    clock). Failed and empty ones stay resumable from Episodes but are not pressed on the
-    person at every start."""
-    return [s for s in resumable(store, limit)
-            if s.status == "interrupted" and s.steps > 0 and s.study_id is None
-            and s.end_reason != ABANDONED]
+def _left_mid_way(s: EpisodeSummary) -> bool:
+    """Interrupted (the app closed, Pause, a crash) and not discarded from the prompt."""
+    return s.status == "interrupted" and s.end_reason != ABANDONED
 
 
-def paused_study_episodes(store: Store, annotator: str | None,
-                          limit: int = 1000) -> list[EpisodeSummary]:
-    """``annotator``'s study tasks that stopped mid-way (the app closed, or Pause), newest
-    first: the start-up prompt offers to continue them through their study's queue."""
-    if not annotator:
-        return []
-    return [s for s in list_episodes(store, limit)
-            if s.study_id is not None and s.status == "interrupted"
-            and s.participant == annotator and s.participant_kind == "human"
-            and s.end_reason != ABANDONED]
+def offered_at_start(summaries: Sequence[EpisodeSummary]) -> list[EpisodeSummary]:
+    """What the start-up prompt offers to continue, of ``summaries`` (:func:`list_episodes`):
+    interrupted episodes with at least one step, not abandoned, outside studies (a study task
+    continues from its queue, with its clock). Failed and empty ones stay resumable from
+    Episodes but are not pressed on the person at every start."""
+    return [s for s in summaries
+            if s.resumable and _left_mid_way(s) and s.steps > 0 and s.study_id is None]
+
+
+def paused_study_episodes(summaries: Sequence[EpisodeSummary],
+                          annotator: str | None) -> list[EpisodeSummary]:
+    """``annotator``'s study tasks of ``summaries`` that stopped mid-way, newest first: the
+    start-up prompt offers to continue them through their study's queue."""
+    return [s for s in summaries
+            if annotator and _left_mid_way(s) and s.study_id is not None
+            and s.participant == annotator and s.participant_kind == "human"]
 
 
 def abandon(store: Store, episode_id: int) -> bool:

@@ -13,7 +13,7 @@ view calls :func:`open_queue` and :func:`create_from_file` in an executor.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from playbench.app.studies import (
     load_protocol,
     load_study_file,
 )
-from playbench.app.ui.models.records import paused_study_episodes
+from playbench.app.ui.models.records import EpisodeSummary, paused_study_episodes
 from playbench.app.ui.models.session import PlaySession
 from playbench.db.store import Store
 
@@ -103,10 +103,12 @@ def open_queue(store: Store, study: str, annotator: str) -> QueueSnapshot:
     return QueueSnapshot(queue, items, queue.progress(items), queue.protocol.description)
 
 
-def paused_task(store: Store, annotator: str | None) -> tuple[str, str] | None:
+def paused_task(store: Store, annotator: str | None,
+                summaries: Sequence[EpisodeSummary]) -> tuple[str, str] | None:
     """The study and task key of the newest study task ``annotator`` paused and has not
-    finished since (None when there is none), for the start-up prompt."""
-    paused = paused_study_episodes(store, annotator)
+    finished since (None when there is none), found among ``summaries``
+    (:func:`~playbench.app.ui.models.records.list_episodes`), for the start-up prompt."""
+    paused = paused_study_episodes(summaries, annotator)
     if not paused or not annotator:
         return None
     names = {store.study_id(n): n for n in store.study_names()}
