@@ -12,6 +12,7 @@ from pathlib import Path
 
 from playbench.app.cli.common import UsageError, add_db_option, fmt, open_store, table
 from playbench.app.exports.csv import write_leaderboard
+from playbench.app.results.baselines import RESAMPLING, BaselineError, HumanBaseline
 from playbench.app.results.data import Scope
 from playbench.app.results.leaderboard import METRICS, Leaderboard, kind_notes, leaderboard
 from playbench.app.results.stats import Estimate
@@ -25,8 +26,15 @@ def add_parsers(sub) -> None:
     p.add_argument("--game", help="only this game")
     p.add_argument("--setting", help="only this setting")
     p.add_argument("--kind", choices=KINDS, help="only this kind of participant")
+    p.add_argument("--human-baseline", metavar="RULE",
+                   help="replace the people's rows by one human-baseline row: pooled, "
+                   "person-mean, median-person, best-person, second-best-first-run or "
+                   "solved-by-N (levels at least N people solved); human-relative efficiency "
+                   "follows it (docs/studies.md)")
     p.add_argument("--pool-humans", action="store_true",
-                   help="one row for all human annotators together")
+                   help="the same as --human-baseline pooled")
+    p.add_argument("--resample", choices=RESAMPLING, default="levels",
+                   help="unit the intervals resample: levels (default) or people")
     p.add_argument("--include-practice", action="store_true",
                    help="count practice episodes too (normally left out)")
     p.add_argument("--format", dest="fmt", choices=["table", "csv", "json"], default="table")
@@ -55,8 +63,11 @@ def print_table(board: Leaderboard) -> None:
     table(["game", "setting", "participant", "eps", "levels", "accuracy %", "completion",
            "efficiency %", "magebench", "steps/opt", "human-rel %"], rows)
     pct = int(round(board.confidence * 100))
-    print(f"\n[low, high]: {pct} % level-cluster bootstrap intervals; practice "
+    unit = "level-cluster" if board.baseline is None or board.baseline.resample == "levels" \
+        else "person-level"
+    print(f"\n[low, high]: {pct} % {unit} bootstrap intervals; practice "
           f"{'included' if board.scope.include_practice else 'excluded'}")
+    print(board.baseline_text())
     if board.excluded:
         left = ", ".join(f"{n} {s}" for s, n in sorted(board.excluded.items()))
         print(f"left out: {left} (only finished episodes count)")
@@ -67,14 +78,23 @@ def print_table(board: Leaderboard) -> None:
 def cmd_results(args: argparse.Namespace) -> int:
     if not 0.5 <= args.confidence < 1:
         raise UsageError("--confidence must be at least 0.5 and below 1")
+    rule = args.human_baseline or ("pooled" if args.pool_humans else None)
+    try:
+        baseline = None if rule is None else HumanBaseline.parse(rule, args.resample)
+    except BaselineError as err:
+        raise UsageError(f"--human-baseline: {err}") from None
+    if baseline is None and args.resample != "levels":
+        raise UsageError("--resample people needs a --human-baseline (people are resampled "
+                         "for the human-baseline row)")
     store = open_store(args)
     scope = Scope(study=args.study, game=args.game, setting=args.setting, kind=args.kind,
                   include_practice=args.include_practice)
-    board = leaderboard(store, scope, pool_humans=args.pool_humans,
-                        confidence=args.confidence)
+    board = leaderboard(store, scope, baseline=baseline, confidence=args.confidence)
     if args.fmt == "json":
         out = {"scope": {k: v for k, v in dataclasses.asdict(scope).items() if k != "viewer"},
                "confidence": board.confidence, "excluded": board.excluded,
+               "human_baseline": None if baseline is None else baseline.record(),
+               "human_baseline_text": board.baseline_text(),
                "rows": board.records()}
         print(json.dumps(out, indent=2))
     elif args.fmt == "csv":

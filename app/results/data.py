@@ -127,12 +127,3 @@ def load_episodes(store: Store, scope: Scope = Scope(),
                                         groups.get(key, ""))))
     kept.sort(key=lambda e: (e.game, e.level_hash, e.setting, e.uid))
     return Loaded(kept, excluded)
-
-
-def human_baselines(episodes: Sequence[EpisodeFacts]) -> dict[tuple[str, str], list[int]]:
-    """Actions of solved human episodes per (level key, setting)."""
-    out: dict[tuple[str, str], list[int]] = {}
-    for e in episodes:
-        if e.kind == "human" and e.is_solved and not e.practice:
-            out.setdefault((e.level_key, e.setting), []).append(e.actions)
-    return out

@@ -10,9 +10,13 @@ as a level played once; intervals come from a level-cluster bootstrap (``stats``
   (sum of changed actions / sum of actions in multi-step settings)
 - magebench: MageBench's Sokoban score (Sokoban rows only)
 - steps_over_optimal: actions / optimal length, solved episodes only
-- human_relative: ARC-AGI-3-style action efficiency against the median solving human on the
-  same level and setting, ``min(1, (h / a) ** 2)``, 0 when unsolved, percent; levels with no
-  solving human are left out of it (``baseline_levels`` counts the others)
+- human_relative: ARC-AGI-3-style action efficiency against the human action count of the
+  same level and setting, ``min(1, (h / a) ** 2)``, 0 when unsolved, percent; ``h`` follows
+  the chosen human baseline (``baselines``: the median solving human episode by default);
+  levels with no solving human are left out of it (``baseline_levels`` counts the others)
+
+Human rows: one per person by default; with a ``HumanBaseline`` the people are replaced by one
+row that the definition computes (``human_rows``), labelled with it.
 
 A kind that sorts its levels into sub-groups (``games.kind.result_group``: browser games by
 GameWorld game) gets a row per sub-group beside its overall row, so GameWorld's SR (accuracy)
@@ -21,11 +25,13 @@ and PG (completion) show per game and overall.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playbench.app.results.data import EpisodeFacts, Scope, human_baselines, load_episodes
+from playbench.app.results.baselines import HumanBaseline, action_baselines
+from playbench.app.results.data import EpisodeFacts, Scope, load_episodes
+from playbench.app.results.human_rows import baseline_row_figures
 from playbench.app.results.stats import (
     CONFIDENCE,
     RESAMPLES,
@@ -33,7 +39,6 @@ from playbench.app.results.stats import (
     Resampler,
     clustered_estimate,
     human_relative,
-    median,
     stable_seed,
     weighted_mean,
 )
@@ -49,8 +54,6 @@ from playbench.games.kind import (
 
 METRICS = ("accuracy", "completion", "efficiency", "magebench", "steps_over_optimal",
            "human_relative")
-HUMANS = "humans"
-"""Participant name of the pooled human row (``pool_humans``)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,16 @@ class Leaderboard:
     scope: Scope
     excluded: dict[str, int] = field(default_factory=dict)
     confidence: float = CONFIDENCE
+    baseline: HumanBaseline | None = None
+    """The human-baseline definition of the human row (None: a row per person, efficiency
+    against the pooled median)."""
+
+    def baseline_text(self) -> str:
+        """The line every table and plot of this board prints about its human baseline."""
+        if self.baseline is None:
+            return ("human rows: one per person; human-relative efficiency against the median "
+                    "solving human episode (all human episodes pooled)")
+        return self.baseline.describe()
 
     def records(self) -> list[dict[str, Any]]:
         return [r.record() for r in self.rows]
@@ -116,7 +129,7 @@ class Leaderboard:
 
 
 def build_row(key: tuple[str, str, str, str], episodes: Sequence[EpisodeFacts],
-              baselines: dict[tuple[str, str], float], *, resamples: int = RESAMPLES,
+              baselines: Mapping[tuple[str, str], float], *, resamples: int = RESAMPLES,
               confidence: float = CONFIDENCE, group: str = "") -> LeaderRow:
     """One leaderboard row from its episodes (pure: no database); ``group`` names the
     kind's sub-group they are (and seeds the bootstrap apart from the overall row's)."""
@@ -154,21 +167,34 @@ def build_row(key: tuple[str, str, str, str], episodes: Sequence[EpisodeFacts],
 
 
 def compute_leaderboard(episodes: Sequence[EpisodeFacts], *, pool_humans: bool = False,
-                        resamples: int = RESAMPLES,
+                        baseline: HumanBaseline | None = None, resamples: int = RESAMPLES,
                         confidence: float = CONFIDENCE) -> list[LeaderRow]:
     """Rows for already-loaded episodes, sorted by game, setting, kind, participant; each
-    row over a game's levels is followed by its rows per sub-group (if the kind has any)."""
-    baselines = {k: m for k, v in human_baselines(episodes).items()
-                 if (m := median(v)) is not None}
+    row over a game's levels is followed by its rows per sub-group (if the kind has any).
+    ``baseline`` replaces the people's rows by one human-baseline row under that definition
+    (``pool_humans`` is ``baseline=HumanBaseline("pooled")``)."""
+    if pool_humans and baseline is None:
+        baseline = HumanBaseline("pooled")
+    actions = action_baselines(episodes, baseline or HumanBaseline("pooled"))
     groups: dict[tuple[str, str, str, str, str], list[EpisodeFacts]] = {}
     for e in episodes:
-        name = HUMANS if pool_humans and e.kind == "human" else e.participant
+        name = baseline.label if baseline and e.kind == "human" else e.participant
         groups.setdefault((e.game, e.setting, e.kind, name, ""), []).append(e)
         if e.group:
             groups.setdefault((e.game, e.setting, e.kind, name, e.group), []).append(e)
-    return [build_row(k[:4], groups[k], baselines, resamples=resamples, confidence=confidence,
-                      group=k[4])
-            for k in sorted(groups)]
+    rows = []
+    for k in sorted(groups):
+        if baseline is not None and k[2] == "human":
+            figures = baseline_row_figures(groups[k], baseline, actions, k,
+                                           resamples=resamples, confidence=confidence)
+            if not figures["episodes"]:
+                continue
+            rows.append(LeaderRow(game=k[0], setting=k[1], kind=k[2], participant=k[3],
+                                  group=k[4], **figures))  # type: ignore[arg-type]
+        else:
+            rows.append(build_row(k[:4], groups[k], actions, resamples=resamples,
+                                  confidence=confidence, group=k[4]))
+    return rows
 
 
 def kind_notes(board: Leaderboard, registry: Registry | None = None) -> list[str]:
@@ -187,6 +213,7 @@ def kind_notes(board: Leaderboard, registry: Registry | None = None) -> list[str
 
 
 def leaderboard(store: Store, scope: Scope = Scope(), *, pool_humans: bool = False,
+                baseline: HumanBaseline | None = None,
                 resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
                 registry: Registry | None = None) -> Leaderboard:
     """The leaderboard of the episodes in ``scope`` (raises ``Blinded`` when an annotator
@@ -194,6 +221,8 @@ def leaderboard(store: Store, scope: Scope = Scope(), *, pool_humans: bool = Fal
     (the installed kinds by default)."""
     check_results_allowed(store, scope.study, scope.viewer)
     loaded = load_episodes(store, scope, registry)
-    rows = compute_leaderboard(loaded.episodes, pool_humans=pool_humans, resamples=resamples,
+    if pool_humans and baseline is None:
+        baseline = HumanBaseline("pooled")
+    rows = compute_leaderboard(loaded.episodes, baseline=baseline, resamples=resamples,
                                confidence=confidence)
-    return Leaderboard(rows, scope, loaded.excluded, confidence)
+    return Leaderboard(rows, scope, loaded.excluded, confidence, baseline)

@@ -5,6 +5,7 @@ command line and tests save it with :func:`save_figure` as PNG, SVG or PDF.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -76,6 +77,7 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
     ax.set_title(f"{LABELS.get(metric, metric)} per game ({pct} % intervals)")
     ax.legend(fontsize="small", frameon=False, loc="best")
     ax.grid(axis="y", alpha=0.3)
+    ax.set_xlabel(textwrap.fill(board.baseline_text(), 100), fontsize="x-small")
     return fig
 
 

@@ -53,12 +53,19 @@ from playbench.app.ui.qt import (
 )
 from playbench.db.lockguard import database_files
 
+HUMAN_ROWS = (("one row per person", None), ("pooled", "pooled"),
+              ("mean of people", "person-mean"), ("median person", "median-person"),
+              ("best person", "best-person"),
+              ("second-best, first run", "second-best-first-run"),
+              ("solved by ≥ 2 people", "solved-by-2"), ("solved by ≥ 3 people", "solved-by-3"))
+"""The Humans menu: a row per person, or a ``HumanBaseline`` rule (docs/studies.md)."""
 KINDS = (("all players", None), ("people", "human"), ("models", "model"),
          ("scripts", "script"))
 LEGEND = ("Efficiency is ING-VP's action efficiency - actions that changed the state divided "
           "by all actions, averaged per level, then over levels; \"pooled\" weighs every "
           "action equally instead. Human-relative efficiency follows ARC-AGI-3: min(1, "
-          "(median solving human's actions / actions)²), 0 when unsolved.")
+          "(human baseline's actions / actions)²), 0 when unsolved; the Humans menu picks "
+          "the baseline.")
 
 
 def _combo(items: list[tuple[str, Any]]) -> QComboBox:
@@ -88,8 +95,11 @@ class ResultsView(QWidget):
         self.setting = _combo([("all settings", None)])
         self.kind = _combo(list(KINDS))
         self.practice = QCheckBox("Include practice")
-        self.pool = QCheckBox("Pool annotators")
-        self.pool.setToolTip("One row for all human annotators together")
+        self.humans = _combo(list(HUMAN_ROWS))
+        self.humans.setToolTip("Which human is the baseline: one row per person, or one row "
+                               "by a stated definition (human-relative efficiency follows it)")
+        self.resample = _combo([("resample levels", "levels"), ("resample people", "people")])
+        self.resample.setToolTip("The unit the human-baseline row's intervals resample")
         self.researcher = QCheckBox("Researcher view")
         self.researcher.setToolTip("Include blind studies. Annotators of a blind study leave "
                                    "it off.")
@@ -146,8 +156,11 @@ class ResultsView(QWidget):
             choices.addWidget(QLabel(text))
             choices.addWidget(w, 1)
         options = QHBoxLayout()
-        for box in (self.practice, self.pool, self.researcher):
+        for box in (self.practice, self.researcher):
             options.addWidget(box)
+        options.addWidget(QLabel("Humans"))
+        options.addWidget(self.humans)
+        options.addWidget(self.resample)
         options.addStretch(1)
         options.addWidget(self.busy_text)
         options.addWidget(self.busy_bar)
@@ -172,9 +185,10 @@ class ResultsView(QWidget):
         layout.addLayout(filters)
         layout.addWidget(split, 1)
 
-        for combo in (self.study, self.game, self.setting, self.kind):
+        for combo in (self.study, self.game, self.setting, self.kind, self.humans,
+                      self.resample):
             combo.activated.connect(lambda _i: self.recompute())
-        for box in (self.practice, self.pool, self.researcher):
+        for box in (self.practice, self.researcher):
             box.toggled.connect(lambda _on: self.recompute())
         self.export_button.clicked.connect(self._choose_file)
         self._busy(False)
@@ -191,7 +205,8 @@ class ResultsView(QWidget):
         return ResultsQuery(study=self.study.currentData(), game=self.game.currentData(),
                             setting=self.setting.currentData(), kind=self.kind.currentData(),
                             include_practice=self.practice.isChecked(),
-                            pool_humans=self.pool.isChecked(), viewer=self.viewer)
+                            human_baseline=self.humans.currentData(),
+                            resample=self.resample.currentData(), viewer=self.viewer)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

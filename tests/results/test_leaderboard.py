@@ -94,9 +94,9 @@ def test_intervals_are_reproducible_and_bracket_the_value(store):
 
 def test_scope_and_pooling(store):
     pooled = rows(leaderboard(store, Scope(setting="default"), pool_humans=True))
-    assert set(pooled) == {("default", "humans"), ("default", "m")}
-    assert pooled[("default", "humans")].episodes == 4
-    assert pooled[("default", "humans")].accuracy.value == 75.0
+    assert set(pooled) == {("default", "humans (pooled)"), ("default", "m")}
+    assert pooled[("default", "humans (pooled)")].episodes == 4
+    assert pooled[("default", "humans (pooled)")].accuracy.value == 75.0
     with_practice = rows(leaderboard(store, Scope(include_practice=True)))
     assert with_practice[("default", "m")].episodes == 4
     models = leaderboard(store, Scope(kind="model"))
@@ -123,3 +123,20 @@ def test_results_command_formats(store, db_url, tmp_path):
     assert missing.code == 1 and "no study named 'nope'" in missing.err
     bad = run_cli(["results", "--confidence", "2"], db=db_url, cwd=tmp_path)
     assert bad.code == 2
+
+
+def test_results_command_names_the_definition(store, db_url, tmp_path):
+    text = run_cli(["results", "--human-baseline", "median-person", "--resample", "people"],
+                   db=db_url, cwd=tmp_path)
+    assert text.code == 0, text.err
+    assert "humans (median-person)" in text.out
+    human = next(line for line in text.out.splitlines() if "humans (median-person)" in line)
+    assert "75 [50, 100]" in human  # h1 100, h2 50: the median of two people, resampled
+    assert "human baseline: median person" in text.out
+    assert "person-level bootstrap" in text.out
+    data = json.loads(run_cli(["results", "--human-baseline", "solved-by-2", "--format",
+                               "json"], db=db_url, cwd=tmp_path).out)
+    assert data["human_baseline"]["rule"] == "solved-by-k"
+    assert data["human_baseline"]["k"] == 2
+    bad = run_cli(["results", "--human-baseline", "median"], db=db_url, cwd=tmp_path)
+    assert bad.code != 0 and "--human-baseline" in bad.err and "median-person" in bad.err

@@ -10,6 +10,7 @@ import json
 
 from playbench.app.players.factory import player_factory
 from playbench.app.results import Scope, leaderboard
+from playbench.app.results.baselines import HumanBaseline
 from playbench.app.results.leaderboard import METRICS
 from playbench.app.studies import Viewer, run_sweep
 from tests.ui.conftest import ANNOTATOR
@@ -124,6 +125,26 @@ def test_leaderboard_matches_the_results_api_and_exports(
     doc = json.loads((tmp_path / "board.json").read_text())
     assert doc["rows"] == json.loads(json.dumps(humans.records()))
     assert doc["scope"]["kind"] == "human" and doc["excluded"] == {"interrupted": 1}
+
+    # A stated human baseline replaces the people's rows; the note, the plot and the JSON say
+    # which one.
+    view.resample.setCurrentIndex(view.resample.findData("people"))
+    choose(qtbot, view, view.humans, "median-person")
+    names = {view.table.item(i, 2).text() for i in range(view.table.rowCount())}
+    assert names == {"humans (median-person) (human)"}
+    median = leaderboard(window.state.store, Scope(study="pilot", kind="human"),
+                         baseline=HumanBaseline("median-person", resample="people"))
+    col = headings.index("Accuracy %")
+    assert view.table.item(0, col).text() == expected_cell(median.rows[0].accuracy, 1)
+    assert "person-level bootstrap" in view.scope_note.text()
+    assert "Human baseline: median person" in view.scope_note.text()
+    plot.kind.setCurrentIndex(plot.kind.findData("human_vs_models"))
+    assert "median person" in plot.canvas.figure.axes[0].get_xlabel()
+    job = view.export_table(tmp_path / "baseline.json")
+    qtbot.waitUntil(job.done, timeout=20000)
+    doc = json.loads((tmp_path / "baseline.json").read_text())
+    assert doc["human_baseline"] == {"rule": "median-person", "k": 2, "resample": "people",
+                                     "text": median.baseline_text()}
 
 
 def test_a_blind_study_is_hidden_from_the_annotator(make_window, qtbot, aloop, tmp_path):

@@ -23,6 +23,7 @@ from playbench.app.results import (
     leaderboard,
     load_episodes,
 )
+from playbench.app.results.baselines import HumanBaseline
 from playbench.app.results.leaderboard import kind_notes
 from playbench.app.studies import RESEARCHER, Viewer
 from playbench.db.results import games_and_settings
@@ -51,7 +52,7 @@ EXPLAIN = {
                   "mean of per-level means.",
     "magebench": "MageBench's Sokoban score (Sokoban rows only).",
     "steps_over_optimal": "Actions / optimal solution length, solved episodes only.",
-    "human_relative": "ARC-AGI-3-style: min(1, (median solving human's actions / actions)^2); "
+    "human_relative": "ARC-AGI-3-style: min(1, (human baseline's actions / actions)^2); "
                       "0 when unsolved; levels no human solved are left out.",
 }
 
@@ -71,8 +72,16 @@ class ResultsQuery:
     setting: str | None = None
     kind: str | None = None
     include_practice: bool = False
-    pool_humans: bool = False
+    human_baseline: str | None = None
+    """A ``HumanBaseline`` rule name (``median-person``, ``solved-by-2``...); None: a row
+    per person."""
+    resample: str = "levels"
     viewer: Viewer = RESEARCHER
+
+    def baseline(self) -> HumanBaseline | None:
+        if self.human_baseline is None:
+            return None
+        return HumanBaseline.parse(self.human_baseline, self.resample)
 
     def scope(self) -> Scope:
         return Scope(study=self.study, game=self.game, setting=self.setting, kind=self.kind,
@@ -108,7 +117,7 @@ def compute(store: Store, query: ResultsQuery) -> ResultsData:
     """The leaderboard (raises ``Blinded`` for an annotator asking for a blind study), the
     counted episodes and the episodes left out."""
     scope = query.scope()
-    board = leaderboard(store, scope, pool_humans=query.pool_humans)
+    board = leaderboard(store, scope, baseline=query.baseline())
     episodes = load_episodes(store, scope).episodes
     others = tuple(s for s in ("running", "interrupted", "error") if s not in scope.statuses)
     left_out = load_episodes(store, dataclasses.replace(scope, statuses=others)).episodes
@@ -165,8 +174,12 @@ def scope_text(data: ResultsData) -> str:
              "practice included" if q.include_practice else "practice left out"]
     pct = int(round(data.board.confidence * 100))
     notes = "".join(f" {note}" for note in data.notes)
-    return (" · ".join(parts) + f". Brackets: {pct} % level-cluster bootstrap interval; "
-            "n: levels behind the value. Hover a heading for its definition." + notes)
+    unit = "person-level" if data.query.resample == "people" and data.board.baseline \
+        else "level-cluster"
+    return (" · ".join(parts) + f". Brackets: {pct} % {unit} bootstrap interval; "
+            "n: levels behind the value. Hover a heading for its definition. "
+            + data.board.baseline_text()[0].upper() + data.board.baseline_text()[1:] + "."
+            + notes)
 
 
 # -- plots ------------------------------------------------------------------------------------
@@ -210,7 +223,9 @@ def write_table(data: ResultsData, path: str | Path) -> Path:
             write_leaderboard(data.board, out)
         return path
     scope = {k: v for k, v in dataclasses.asdict(data.board.scope).items() if k != "viewer"}
-    doc = {"scope": scope, "pool_humans": data.query.pool_humans,
+    baseline = data.board.baseline
+    doc = {"scope": scope, "human_baseline": None if baseline is None else baseline.record(),
+           "human_baseline_text": data.board.baseline_text(),
            "confidence": data.board.confidence, "excluded": data.board.excluded,
            "rows": data.board.records()}
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
