@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from playbench.db.engine import Database
-from playbench.db.models import Episode, Participant, Score, Task
+from playbench.db.models import Episode, Participant, Score, Step, Task
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,37 @@ def score_of(db: Database, episode_ids: Iterable[int], name: str) -> dict[int, f
             for eid, value in conn.execute(sa.select(Score.episode_id, Score.value).where(
                     Score.episode_id.in_(ids[i:i + 500]), Score.name == name)):
                 out[eid] = value
+    return out
+
+
+def scores_of(db: Database, episode_ids: Iterable[int]) -> dict[int, dict[str, float | None]]:
+    """Every stored score of the given episodes: episode id -> {name: value}."""
+    ids = sorted(set(episode_ids))
+    out: dict[int, dict[str, float | None]] = {}
+    with db.engine.connect() as conn:
+        for i in range(0, len(ids), 500):
+            for eid, name, value in conn.execute(
+                    sa.select(Score.episode_id, Score.name, Score.value)
+                    .where(Score.episode_id.in_(ids[i:i + 500]))):
+                out.setdefault(eid, {})[name] = value
+    return out
+
+
+def last_actions(db: Database, episode_ids: Iterable[int]) -> dict[int, str]:
+    """Episode id -> the action text of its last recorded step (a web task's ``stop [...]``
+    answer); episodes without steps are absent."""
+    ids = sorted(set(episode_ids))
+    out: dict[int, str] = {}
+    with db.engine.connect() as conn:
+        for i in range(0, len(ids), 500):
+            last = (sa.select(Step.episode_id, sa.func.max(Step.index).label("last"))
+                    .where(Step.episode_id.in_(ids[i:i + 500])).group_by(Step.episode_id)
+                    .subquery())
+            for eid, action in conn.execute(
+                    sa.select(Step.episode_id, Step.action).join(
+                        last, sa.and_(last.c.episode_id == Step.episode_id,
+                                      last.c.last == Step.index))):
+                out[eid] = action or ""
     return out
 
 

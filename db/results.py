@@ -97,16 +97,18 @@ class HumanEpisode:
     meta: dict[str, Any]
 
 
-def human_study_episodes(db: Database, study_id: int) -> list[HumanEpisode]:
-    """Every human episode of a study, oldest first."""
+def human_study_episodes(db: Database, study_id: int, kind: str | None = "human"
+                         ) -> list[HumanEpisode]:
+    """Every episode of a study by participants of ``kind`` (None: any), oldest first."""
+    query = (sa.select(Episode.id, Participant.name, Episode.task_id, Episode.setting,
+                       Episode.practice, Episode.status, Episode.n_steps, Episode.started,
+                       Episode.ended, Episode.meta)
+             .join(Participant, Participant.id == Episode.participant_id)
+             .where(Episode.study_id == study_id).order_by(Episode.id))
+    if kind is not None:
+        query = query.where(Participant.kind == kind)
     with db.engine.connect() as conn:
-        rows = conn.execute(
-            sa.select(Episode.id, Participant.name, Episode.task_id, Episode.setting,
-                      Episode.practice, Episode.status, Episode.n_steps, Episode.started,
-                      Episode.ended, Episode.meta)
-            .join(Participant, Participant.id == Episode.participant_id)
-            .where(Episode.study_id == study_id, Participant.kind == "human")
-            .order_by(Episode.id)).all()
+        rows = conn.execute(query).all()
     return [HumanEpisode(r.id, r.name, r.task_id, r.setting, bool(r.practice), r.status,
                          r.n_steps, r.started, r.ended, dict(r.meta or {})) for r in rows]
 

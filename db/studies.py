@@ -138,3 +138,20 @@ def study_uids(db: Database, study_ids: Iterable[int]) -> dict[int, str]:
     with db.engine.connect() as conn:
         return {sid: uid for sid, uid in conn.execute(
             sa.select(Study.id, Study.uid).where(Study.id.in_(ids)))}
+
+
+def add_post_hoc_exclusion(db: Database, name: str, rule: str, added: str) -> bool:
+    """Append a post-hoc exclusion rule to the protocol of the study called ``name`` (read and
+    written in one transaction, so two writers cannot lose each other's rule); False when
+    there is no such study. The fingerprint is unchanged: post-hoc rules do not change what
+    was played, only how it is read."""
+    with db.engine.begin() as conn:
+        row = conn.execute(sa.select(Study.id, Study.protocol).where(Study.name == name)
+                           .with_for_update()).first()
+        if row is None:
+            return False
+        protocol = dict(row.protocol or {})
+        protocol["post_hoc_exclusions"] = [*protocol.get("post_hoc_exclusions", []),
+                                           {"rule": rule, "added": added}]
+        conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
+    return True

@@ -68,6 +68,8 @@ def print_table(board: Leaderboard) -> None:
     print(f"\n[low, high]: {pct} % {unit} bootstrap intervals; practice "
           f"{'included' if board.scope.include_practice else 'excluded'}")
     print(board.baseline_text())
+    for line in board.screening.lines() if board.screening else []:
+        print(line)
     if board.excluded:
         left = ", ".join(f"{n} {s}" for s, n in sorted(board.excluded.items()))
         print(f"left out: {left} (only finished episodes count)")
@@ -95,6 +97,7 @@ def cmd_results(args: argparse.Namespace) -> int:
                "confidence": board.confidence, "excluded": board.excluded,
                "human_baseline": None if baseline is None else baseline.record(),
                "human_baseline_text": board.baseline_text(),
+               "screening": None if board.screening is None else board.screening.record(),
                "rows": board.records()}
         print(json.dumps(out, indent=2))
     elif args.fmt == "csv":

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from playbench.app.cli.common import UsageError, add_db_option, fmt, open_store, table
@@ -19,7 +20,10 @@ from playbench.app.studies import (
     load_study_file,
     run_sweep,
 )
+from playbench.app.studies.quality import ExclusionRule, QualityRuleError
+from playbench.app.studies.screening import screen_study
 from playbench.db.store import NotFound, StudyExists, StudyInUse
+from playbench.db.studies import add_post_hoc_exclusion
 
 
 def add_parsers(sub) -> None:
@@ -45,6 +49,14 @@ def add_parsers(sub) -> None:
         a.add_argument("name")
         add_db_option(a)
         a.set_defaults(handler=cmd_archive, study_action=action)
+
+    ex = ssub.add_parser("exclude", help="add an exclusion rule after data collection "
+                         "(marked post hoc wherever results use it)")
+    ex.add_argument("name")
+    ex.add_argument("rule", help="MEASURE OP NUMBER, e.g. \"finished < 5\" (measures: "
+                    "failed_checks, finished, median_task_seconds)")
+    add_db_option(ex)
+    ex.set_defaults(handler=cmd_exclude)
 
     st = ssub.add_parser("status", help="progress, time per annotator and agreement")
     st.add_argument("name")
@@ -130,6 +142,22 @@ def cmd_archive(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_exclude(args: argparse.Namespace) -> int:
+    try:
+        rule = ExclusionRule.parse(args.rule, post_hoc=True)
+    except QualityRuleError as err:
+        raise UsageError(f"rule: {err}") from None
+    store = open_store(args)
+    added = datetime.now(UTC).isoformat(timespec="seconds")
+    if not add_post_hoc_exclusion(store.db, args.name, rule.text(), added):
+        raise UsageError(f"no study called {args.name!r} (see `playbench study list`)")
+    screening = screen_study(store, args.name)
+    print(f"added post-hoc rule {rule.text()!r} to {args.name}")
+    for line in screening.lines():
+        print(line)
+    return 0
+
+
 def cmd_queue(args: argparse.Namespace) -> int:
     store = open_store(args)
     queue = StudyQueue(store, args.name, args.annotator)
@@ -181,7 +209,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     print(f"study {protocol.name}: {len(protocol.scored)} tasks, {len(protocol.practice)} "
-          f"practice, order {protocol.order}" + (", blind" if protocol.blind else ""))
+          f"practice, order {protocol.order}" + (", blind" if protocol.blind else "")
+          + (f"; {len(protocol.checks)} of the tasks are checks" if protocol.checks else ""))
     table(["participant", "done", "of", "practice", "unfinished"],
           [[f"{k}:{n}", d["done"], len(protocol.scored) if k == "human" else None,
             d["practice"], d["other"]] for (k, n), d in sorted(per.items())])

@@ -43,6 +43,7 @@ from playbench.app.results.stats import (
     weighted_mean,
 )
 from playbench.app.studies.access import check_results_allowed
+from playbench.app.studies.screening import Screening, screen_study
 from playbench.db.store import Store
 from playbench.games.kind import (
     KindError,
@@ -113,6 +114,8 @@ class Leaderboard:
     baseline: HumanBaseline | None = None
     """The human-baseline definition of the human row (None: a row per person, efficiency
     against the pooled median)."""
+    screening: Screening | None = None
+    """For a study's results: its check tasks and exclusions, already applied to ``rows``."""
 
     def baseline_text(self) -> str:
         """The line every table and plot of this board prints about its human baseline."""
@@ -221,8 +224,11 @@ def leaderboard(store: Store, scope: Scope = Scope(), *, pool_humans: bool = Fal
     (the installed kinds by default)."""
     check_results_allowed(store, scope.study, scope.viewer)
     loaded = load_episodes(store, scope, registry)
+    screening = None if scope.study is None else screen_study(store, scope.study)
+    if screening is not None and screening.left_out:
+        loaded.episodes = [e for e in loaded.episodes if e.id not in screening.left_out]
     if pool_humans and baseline is None:
         baseline = HumanBaseline("pooled")
     rows = compute_leaderboard(loaded.episodes, baseline=baseline, resamples=resamples,
                                confidence=confidence)
-    return Leaderboard(rows, scope, loaded.excluded, confidence, baseline)
+    return Leaderboard(rows, scope, loaded.excluded, confidence, baseline, screening)

@@ -18,6 +18,7 @@ from typing import Any
 from playbench.app.core.budget import Budget
 from playbench.app.core.settings import Setting, get_setting
 from playbench.app.core.task import Task as PlayTask
+from playbench.app.studies.quality import CheckRule, ExclusionRule
 from playbench.app.studies.spec import StudySpec
 from playbench.db.episodes import task_by_level, task_ids_by_level
 from playbench.db.store import NotFound, Store
@@ -42,13 +43,18 @@ class ProtocolTask:
     rules: Mapping[str, str]
     budget: Mapping[str, Any]
     time_limit: float | None
+    check: CheckRule | None = None
+    """An attention (gold) task's pass rule; never shown to the annotator."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "practice": self.practice, "game": self.game,
-                "level_hash": self.level_hash, "level_number": self.level_number,
-                "level_title": self.level_title, "source": self.source,
-                "setting": self.setting, "rules": dict(self.rules), "budget": dict(self.budget),
-                "time_limit": self.time_limit}
+        out = {"key": self.key, "practice": self.practice, "game": self.game,
+               "level_hash": self.level_hash, "level_number": self.level_number,
+               "level_title": self.level_title, "source": self.source,
+               "setting": self.setting, "rules": dict(self.rules), "budget": dict(self.budget),
+               "time_limit": self.time_limit}
+        if self.check is not None:  # absent otherwise: older studies keep their fingerprint
+            out["check"] = self.check.record()
+        return out
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ProtocolTask:
@@ -56,7 +62,8 @@ class ProtocolTask:
                             level_hash=d["level_hash"], level_number=int(d["level_number"]),
                             level_title=d.get("level_title", ""), source=d.get("source", ""),
                             setting=d["setting"], rules=dict(d.get("rules") or {}),
-                            budget=dict(d["budget"]), time_limit=d.get("time_limit"))
+                            budget=dict(d["budget"]), time_limit=d.get("time_limit"),
+                            check=None if d.get("check") is None else CheckRule.parse(d["check"]))
 
     @property
     def budget_value(self) -> Budget:
@@ -81,10 +88,16 @@ class Protocol:
     order: str
     seed: int | None
     tasks: tuple[ProtocolTask, ...]
+    exclusions: tuple[ExclusionRule, ...] = ()
+    """Declared rules first, then post-hoc ones (``ExclusionRule.post_hoc``)."""
 
     @property
     def scored(self) -> list[ProtocolTask]:
         return [t for t in self.tasks if not t.practice]
+
+    @property
+    def checks(self) -> list[ProtocolTask]:
+        return [t for t in self.tasks if t.check is not None]
 
     @property
     def practice(self) -> list[ProtocolTask]:
@@ -103,21 +116,28 @@ def protocol_dict(spec: StudySpec) -> dict[str, Any]:
         key=t.key, practice=t.practice, game=t.task.game, level_hash=t.task.level_hash,
         level_number=t.task.level.number, level_title=t.task.level.title,
         source=t.task.source, setting=t.setting, rules=dict(t.task.options),
-        budget=t.budget.to_dict(), time_limit=t.time_limit).to_dict() for t in spec.tasks]
+        budget=t.budget.to_dict(), time_limit=t.time_limit, check=t.check).to_dict()
+        for t in spec.tasks]
     data = {"version": PROTOCOL_VERSION, "description": spec.description, "blind": spec.blind,
             "order": spec.order, "seed": spec.seed, "budget": dict(spec.budget),
             "time_limit": spec.time_limit, "tasks": tasks, "file": spec.source_text}
+    if spec.exclusions:
+        data["exclusions"] = [r.text() for r in spec.exclusions]
     data["fingerprint"] = fingerprint(data)
     return data
 
 
 def fingerprint(protocol: Mapping[str, Any]) -> str:
     """Hash of what makes two studies comparable (not the description or file text)."""
-    core = {"blind": protocol.get("blind"), "order": protocol.get("order"),
-            "seed": protocol.get("seed"),
-            "tasks": [{k: t.get(k) for k in ("key", "practice", "game", "level_hash",
-                                             "setting", "rules", "budget", "time_limit")}
-                      for t in protocol.get("tasks", [])]}
+    keys = ("key", "practice", "game", "level_hash", "setting", "rules", "budget",
+            "time_limit")
+    core: dict[str, Any] = {
+        "blind": protocol.get("blind"), "order": protocol.get("order"),
+        "seed": protocol.get("seed"),
+        "tasks": [{k: t.get(k) for k in keys + (("check",) if "check" in t else ())}
+                  for t in protocol.get("tasks", [])]}
+    if protocol.get("exclusions"):  # only when declared: older studies keep their fingerprint
+        core["exclusions"] = protocol["exclusions"]
     text = json.dumps(core, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -142,7 +162,11 @@ def protocol_of(row: StudyInfo) -> Protocol:
     return Protocol(id=row.id, uid=row.uid, name=row.name,
                     description=p.get("description", ""), blind=bool(p.get("blind", False)),
                     order=p.get("order", "fixed"), seed=p.get("seed"),
-                    tasks=tuple(ProtocolTask.from_dict(t) for t in p.get("tasks", [])))
+                    tasks=tuple(ProtocolTask.from_dict(t) for t in p.get("tasks", [])),
+                    exclusions=tuple(
+                        [ExclusionRule.parse(r) for r in p.get("exclusions", [])]
+                        + [ExclusionRule.parse(r["rule"], post_hoc=True, added=r.get("added", ""))
+                           for r in p.get("post_hoc_exclusions", [])]))
 
 
 def play_task(store: Store, entry: ProtocolTask) -> PlayTask:

@@ -17,14 +17,15 @@ import yaml
 from playbench.app.core.budget import Budget, BudgetError
 from playbench.app.core.settings import UnknownSetting, get_setting
 from playbench.app.core.task import Task
+from playbench.app.studies.quality import CheckRule, ExclusionRule, QualityRuleError
 from playbench.games.base import LevelError, level_rule_options
 from playbench.games.kind import default_registry
 from playbench.games.packs import RangeError, split_source
 
 ORDERS = ("fixed", "random")
 TOP_FIELDS = ("name", "description", "budget", "time_limit", "order", "seed", "blind",
-              "practice", "tasks")
-TASK_FIELDS = ("game", "levels", "setting", "time_limit", "rules", "level_format")
+              "practice", "tasks", "exclusions")
+TASK_FIELDS = ("game", "levels", "setting", "time_limit", "rules", "level_format", "check")
 MAX_SECONDS = 24 * 3600.0
 """Longest per-task time limit accepted (a day); longer ones are almost surely a typo."""
 
@@ -60,6 +61,8 @@ class StudyTask:
     time_limit: float | None
     entry: str
     """The file field it came from, e.g. ``tasks[1]`` (for messages)."""
+    check: CheckRule | None = None
+    """Set for an attention (gold) task: how it is passed (``app.studies.quality``)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class StudySpec:
     time_limit: float | None
     tasks: tuple[StudyTask, ...]
     source_text: str = ""
+    exclusions: tuple[ExclusionRule, ...] = ()
+    """Exclusion rules declared before data collection."""
 
     @property
     def scored(self) -> list[StudyTask]:
@@ -157,11 +162,29 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
             tasks += _entry(check, f"{section}[{i}]", entry, is_practice, budget, time_limit,
                             start=len([t for t in tasks if t.practice == is_practice]))
     _duplicates(check, tasks)
+    exclusions = _exclusions(check, data.get("exclusions"))
+    if tasks and all(t.check is not None for t in tasks if not t.practice):
+        check.add("tasks", "every scored task is a check: leave some tasks without check")
     if check.problems:
         raise StudyFileError(source, check.problems)
     return StudySpec(name=name, description=description, blind=blind, order=order, seed=seed,
                      budget=budget, time_limit=time_limit, tasks=tuple(tasks),
-                     source_text=text)
+                     source_text=text, exclusions=exclusions)
+
+
+def _exclusions(check: _Checker, value: Any) -> tuple[ExclusionRule, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        check.add("exclusions", "must be a list of rules such as \"failed_checks >= 1\"")
+        return ()
+    rules = []
+    for i, text in enumerate(value):
+        try:
+            rules.append(ExclusionRule.parse(text))
+        except QualityRuleError as err:
+            check.add(f"exclusions[{i}]", str(err))
+    return tuple(rules)
 
 
 def _name(check: _Checker, value: Any) -> str:
@@ -260,12 +283,21 @@ def _entry(check: _Checker, where: str, entry: Any, practice: bool,
     except BudgetError as err:  # individually valid fields that clash cannot happen today
         check.add("budget", str(err))
         return []
+    gold = None
+    if entry.get("check") is not None:
+        if practice:
+            check.add(f"{where}.check", "practice tasks are never scored, so cannot be checks")
+        else:
+            try:
+                gold = CheckRule.parse(entry["check"])
+            except QualityRuleError as err:
+                check.add(f"{where}.check", str(err))
     prefix = "p" if practice else "t"
     out = []
     for n, task in enumerate(found):
         out.append(StudyTask(key=f"{prefix}{start + n + 1}", practice=practice, task=task,
                              setting=setting.name, budget=task_budget, time_limit=limit,
-                             entry=where))
+                             entry=where, check=gold))
     return out
 
 

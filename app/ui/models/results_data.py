@@ -119,6 +119,8 @@ def compute(store: Store, query: ResultsQuery) -> ResultsData:
     scope = query.scope()
     board = leaderboard(store, scope, baseline=query.baseline())
     episodes = load_episodes(store, scope).episodes
+    if board.screening is not None:  # checks and excluded people, as in the table
+        episodes = [e for e in episodes if e.id not in board.screening.left_out]
     others = tuple(s for s in ("running", "interrupted", "error") if s not in scope.statuses)
     left_out = load_episodes(store, dataclasses.replace(scope, statuses=others)).episodes
     return ResultsData(query, board, episodes, left_out, kind_notes(board))
@@ -179,6 +181,8 @@ def scope_text(data: ResultsData) -> str:
     return (" · ".join(parts) + f". Brackets: {pct} % {unit} bootstrap interval; "
             "n: levels behind the value. Hover a heading for its definition. "
             + data.board.baseline_text()[0].upper() + data.board.baseline_text()[1:] + "."
+            + "".join(f" {line[0].upper()}{line[1:]}." for line in (
+                data.board.screening.lines() if data.board.screening else []))
             + notes)
 
 
@@ -226,6 +230,8 @@ def write_table(data: ResultsData, path: str | Path) -> Path:
     baseline = data.board.baseline
     doc = {"scope": scope, "human_baseline": None if baseline is None else baseline.record(),
            "human_baseline_text": data.board.baseline_text(),
+           "screening": None if data.board.screening is None
+           else data.board.screening.record(),
            "confidence": data.board.confidence, "excluded": data.board.excluded,
            "rows": data.board.records()}
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
