@@ -184,6 +184,13 @@ class Store:
         except sa.exc.IntegrityError:  # created by another process a moment ago
             raise taken from None
 
+    def is_study_member(self, study_id: int, participant_id: int) -> bool:
+        """Whether the participant has opened their queue in the study before."""
+        with self.db.engine.connect() as conn:
+            return conn.scalar(sa.select(StudyMember.id).where(
+                StudyMember.study_id == study_id,
+                StudyMember.participant_id == participant_id)) is not None
+
     def study_member(self, study_id: int, participant_id: int,
                      make_order: Callable[[], tuple[int, Sequence[str]]]) -> MemberInfo:
         """The membership of a participant in a study, recorded on first call with the seed

@@ -155,3 +155,71 @@ def add_post_hoc_exclusion(db: Database, name: str, rule: str, added: str) -> bo
                                            {"rule": rule, "added": added}]
         conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
     return True
+
+
+def sealed_study_ids(db: Database) -> list[int]:
+    """Ids of blind studies whose protocol holds a researcher credential verifier."""
+    return sorted(study_verifiers(db))
+
+
+def study_verifiers(db: Database) -> dict[int, dict[str, Any]]:
+    """Study id -> researcher credential verifier, for the sealed blind studies."""
+    with db.engine.connect() as conn:
+        rows = conn.execute(sa.select(Study.id, Study.protocol)).all()
+    return {sid: dict(p["researcher"]) for sid, p in rows
+            if p and p.get("blind") and isinstance(p.get("researcher"), dict)}
+
+
+def finished_counts(db: Database, study_id: int) -> dict[str, tuple[int, int]]:
+    """Participant kind -> (finished episodes, participants) of a study: what a sealed study
+    shows without its credential."""
+    with db.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(Participant.kind, sa.func.count(Episode.id),
+                      sa.func.count(sa.distinct(Episode.participant_id)))
+            .join(Participant, Participant.id == Episode.participant_id)
+            .where(Episode.study_id == study_id, Episode.status == "done")
+            .group_by(Participant.kind)).all()
+    return {kind: (int(n), int(people)) for kind, n, people in rows}
+
+
+def invite_codes(db: Database, name: str) -> list[dict[str, Any]]:
+    """The invite codes of the study called ``name`` (``code``, ``used_by``, ``used_at``)."""
+    protocol = study_protocol(db, name) or {}
+    return [dict(c) for c in protocol.get("invite_codes", [])]
+
+
+def add_invite_codes(db: Database, name: str, codes: Iterable[str]) -> bool:
+    """Append new unused codes to the study called ``name``; False when there is none."""
+    new = [{"code": c, "used_by": None, "used_at": None} for c in codes]
+    with db.engine.begin() as conn:
+        row = conn.execute(sa.select(Study.id, Study.protocol).where(Study.name == name)
+                           .with_for_update()).first()
+        if row is None:
+            return False
+        protocol = dict(row.protocol or {})
+        protocol["invite_codes"] = [*protocol.get("invite_codes", []), *new]
+        conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
+    return True
+
+
+def redeem_invite(db: Database, name: str, code: str, annotator: str, when: str) -> bool:
+    """Mark ``code`` used by ``annotator`` in one transaction; False when the study has no
+    such unused code (two people cannot both use one code: the second write fails or finds
+    it used)."""
+    with db.engine.begin() as conn:
+        row = conn.execute(sa.select(Study.id, Study.protocol).where(Study.name == name)
+                           .with_for_update()).first()
+        if row is None:
+            return False
+        protocol = dict(row.protocol or {})
+        codes = [dict(c) for c in protocol.get("invite_codes", [])]
+        for c in codes:
+            if c["code"] == code and not c.get("used_by"):
+                c["used_by"], c["used_at"] = annotator, when
+                break
+        else:
+            return False
+        protocol["invite_codes"] = codes
+        conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
+    return True

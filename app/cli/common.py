@@ -33,6 +33,34 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
                              "user data directory)")
 
 
+def add_researcher_option(parser: argparse.ArgumentParser) -> None:
+    """``--researcher-key``: the credential that unlocks sealed blind studies."""
+    parser.add_argument("--researcher-key", metavar="FILE",
+                        help="key file of sealed blind studies (or give their passphrase in "
+                             "$PLAYBENCH_RESEARCHER_PASSPHRASE); without it their scores and "
+                             "episodes stay hidden")
+
+
+def cli_viewer(args: argparse.Namespace, store: Store) -> Any:
+    """The viewer a command shows data to: the researcher, with the sealed studies whose
+    credential was given (``--researcher-key`` or the passphrase variable) unlocked."""
+    import os
+    from pathlib import Path
+
+    from playbench.app.studies.access import RESEARCHER, unlock
+    from playbench.app.studies.credential import ENV_PASSPHRASE, CredentialError, read_key_file
+    viewer = RESEARCHER
+    key = getattr(args, "researcher_key", None)
+    if key:
+        try:
+            viewer = unlock(store, viewer, read_key_file(Path(key)))
+        except CredentialError as err:
+            raise UsageError(str(err)) from None
+    if os.environ.get(ENV_PASSPHRASE):
+        viewer = unlock(store, viewer, os.environ[ENV_PASSPHRASE])
+    return viewer
+
+
 def open_store(args: argparse.Namespace) -> Store:
     """Open and migrate the database, and mark episodes of dead processes interrupted."""
     store = Store(open_database(getattr(args, "db", None)))

@@ -9,7 +9,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from playbench.app.cli.common import UsageError, add_db_option, open_store, table
+from playbench.app.cli.common import (
+    UsageError,
+    add_db_option,
+    add_researcher_option,
+    cli_viewer,
+    open_store,
+    table,
+)
 from playbench.app.cli.transfer import (
     EXPORT_FORMATS,
     add_export_options,
@@ -18,11 +25,13 @@ from playbench.app.cli.transfer import (
 )
 from playbench.app.core.replay import verify_episode
 from playbench.app.exports.jsonl import export_jsonl
+from playbench.app.studies.access import Blinded, check_results_allowed, hidden_study_ids
 
 
 def add_parsers(sub) -> None:
     e = sub.add_parser("episodes", help="list recorded episodes")
     e.add_argument("--limit", type=int, default=20, help="newest N episodes (default 20)")
+    add_researcher_option(e)
     add_db_option(e)
     e.set_defaults(handler=cmd_episodes)
 
@@ -31,6 +40,7 @@ def add_parsers(sub) -> None:
     r.add_argument("--verify", action="store_true",
                    help="re-play the actions and check every state hash and score")
     r.add_argument("--all", action="store_true", help="with --verify: every episode")
+    add_researcher_option(r)
     add_db_option(r)
     r.set_defaults(handler=cmd_replay)
 
@@ -42,6 +52,7 @@ def add_parsers(sub) -> None:
     x.add_argument("--episode", type=int, action="append", metavar="ID",
                    help="only these episodes (repeatable; default all)")
     add_export_options(x)
+    add_researcher_option(x)
     add_db_option(x)
     x.set_defaults(handler=cmd_export)
 
@@ -50,9 +61,14 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
     store = open_store(args)
+    hidden = set(hidden_study_ids(store, cli_viewer(args, store)))
     rows = []
+    kept = 0
     for row in store.episodes(limit=args.limit):
         e, t, p = row.episode, row.task, row.participant
+        if e.study_id in hidden:
+            continue
+        kept += 1
         s = row.scores
         rows.append([e.id, e.status, f"{p.kind}:{p.name}", t.game, t.level_number,
                      e.setting, e.n_steps, s.get("solved"), s.get("completion"),
@@ -60,6 +76,9 @@ def cmd_episodes(args: argparse.Namespace) -> int:
                      e.started.strftime("%Y-%m-%d %H:%M:%S") if e.started else None])
     table(["id", "status", "player", "game", "level", "setting", "steps", "solved",
            "completion", "efficiency", "magebench", "end", "started"], rows)
+    if hidden:
+        print(f"(episodes of {len(hidden)} sealed blind stud{'y' if len(hidden) == 1 else 'ies'}"
+              " not listed: give --researcher-key or $PLAYBENCH_RESEARCHER_PASSPHRASE)")
     return 0
 
 
@@ -69,6 +88,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if (args.episode is None) == (not args.all):
         raise UsageError("give an episode id, or --verify --all")
     store = open_store(args)
+    hidden = set(hidden_study_ids(store, cli_viewer(args, store)))
+    if args.episode is not None and hidden and store.episode(args.episode).episode.study_id \
+            in hidden:
+        raise UsageError(f"episode {args.episode} belongs to a sealed blind study: give "
+                         "--researcher-key or $PLAYBENCH_RESEARCHER_PASSPHRASE")
     if not args.verify:
         row = store.episode(args.episode)
         rows = [[s.index, s.action, s.valid, s.invalid_reason, s.changed, s.reward,
@@ -78,6 +102,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         table(["step", "action", "valid", "why invalid", "changed", "reward", "state"], rows)
         return 0
     ids = store.all_episode_ids() if args.all else [args.episode]
+    if hidden and args.all:
+        sealed = {r.episode.id for r in store.episodes(ids=ids)
+                  if r.episode.study_id in hidden}
+        ids = [i for i in ids if i not in sealed]
+        if sealed:
+            print(f"{len(sealed)} episode(s) of sealed blind studies left out")
     failed = 0
     for eid in ids:
         report = asyncio.run(verify_episode(store, eid))
@@ -98,14 +128,33 @@ def cmd_export(args: argparse.Namespace) -> int:
         return export_other(args)
     store = open_store(args)
     show = sys.stderr.isatty()
+    viewer = cli_viewer(args, store)
+    hidden = set(hidden_study_ids(store, viewer))
     ids = args.episode
     if args.study:
         if ids:
             raise UsageError("give --episode or --study, not both")
-        ids = study_episode_ids(store, args.study)
+        try:
+            check_results_allowed(store, args.study, viewer)
+        except Blinded as err:
+            raise UsageError(f"{err}: give --researcher-key or "
+                             "$PLAYBENCH_RESEARCHER_PASSPHRASE") from None
+        ids = study_episode_ids(store, args.study, viewer)
         if not ids:
             print(f"study {args.study!r} has no episodes yet; nothing exported")
             return 0
+    if hidden:
+        every = ids if ids else store.all_episode_ids()
+        sealed = {r.episode.id for r in store.episodes(ids=every)
+                  if r.episode.study_id in hidden}
+        if ids and sealed:
+            raise UsageError(f"episode(s) {', '.join(map(str, sorted(sealed)))} belong to a "
+                             "sealed blind study: give --researcher-key or "
+                             "$PLAYBENCH_RESEARCHER_PASSPHRASE")
+        if sealed:
+            ids = [i for i in every if i not in sealed]
+            print(f"{len(sealed)} episode(s) of sealed blind studies not exported",
+                  file=sys.stderr)
     manifest = export_jsonl(
         store, Path(args.out), ids,
         progress=(lambda ids: tqdm(ids, unit="ep", file=sys.stderr)) if show else None)

@@ -10,12 +10,22 @@ import json
 import sys
 from pathlib import Path
 
-from playbench.app.cli.common import UsageError, add_db_option, fmt, open_store, table
+from playbench.app.cli.common import (
+    UsageError,
+    add_db_option,
+    add_researcher_option,
+    cli_viewer,
+    fmt,
+    open_store,
+    table,
+)
 from playbench.app.exports.csv import write_leaderboard
 from playbench.app.results.baselines import RESAMPLING, BaselineError, HumanBaseline
 from playbench.app.results.data import Scope
 from playbench.app.results.leaderboard import METRICS, Leaderboard, kind_notes, leaderboard
 from playbench.app.results.stats import Estimate
+from playbench.app.studies.access import Blinded
+from playbench.app.studies.status import study_counts
 
 KINDS = ("human", "model", "script")
 
@@ -43,6 +53,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--plot", metavar="FILE", help="also save a human-vs-models bar chart "
                    "(.png, .svg or .pdf)")
     p.add_argument("--metric", choices=METRICS, default="accuracy", help="metric to plot")
+    add_researcher_option(p)
     add_db_option(p)
     p.set_defaults(handler=cmd_results)
 
@@ -77,6 +88,16 @@ def print_table(board: Leaderboard) -> None:
         print(note)
 
 
+def print_counts_only(store, scope: Scope, why: str) -> int:
+    """A sealed study's results without its credential: finished episodes per participant
+    kind and the number of people, nothing else."""
+    counts = study_counts(store, scope.study or "")
+    print(f"{why}.\nCounts only: " + ", ".join(f"{n} {k} episode(s) finished"
+                                              for k, n in sorted(counts["episodes"].items()))
+          + f"; {counts['people']} people took part.")
+    return 0
+
+
 def cmd_results(args: argparse.Namespace) -> int:
     if not 0.5 <= args.confidence < 1:
         raise UsageError("--confidence must be at least 0.5 and below 1")
@@ -90,8 +111,11 @@ def cmd_results(args: argparse.Namespace) -> int:
                          "for the human-baseline row)")
     store = open_store(args)
     scope = Scope(study=args.study, game=args.game, setting=args.setting, kind=args.kind,
-                  include_practice=args.include_practice)
-    board = leaderboard(store, scope, baseline=baseline, confidence=args.confidence)
+                  include_practice=args.include_practice, viewer=cli_viewer(args, store))
+    try:
+        board = leaderboard(store, scope, baseline=baseline, confidence=args.confidence)
+    except Blinded as err:
+        return print_counts_only(store, scope, str(err))
     if args.fmt == "json":
         out = {"scope": {k: v for k, v in dataclasses.asdict(scope).items() if k != "viewer"},
                "confidence": board.confidence, "excluded": board.excluded,

@@ -6,11 +6,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from playbench.app.cli.common import UsageError, add_db_option, fmt, open_store, table
+from playbench.app.cli.common import (
+    UsageError,
+    add_db_option,
+    add_researcher_option,
+    cli_viewer,
+    fmt,
+    open_store,
+    table,
+)
 from playbench.app.results.agreement import Agreement, annotator_report
 from playbench.app.studies import (
     StudyFileError,
@@ -20,10 +29,19 @@ from playbench.app.studies import (
     load_study_file,
     run_sweep,
 )
+from playbench.app.studies.admission import NotAdmitted, admission_text
+from playbench.app.studies.credential import (
+    ENV_PASSPHRASE,
+    CredentialError,
+    make_verifier,
+    read_key_file,
+)
+from playbench.app.studies.invites import invite_batch
 from playbench.app.studies.quality import ExclusionRule, QualityRuleError
 from playbench.app.studies.screening import screen_study
+from playbench.app.studies.status import study_counts
 from playbench.db.store import NotFound, StudyExists, StudyInUse
-from playbench.db.studies import add_post_hoc_exclusion
+from playbench.db.studies import add_invite_codes, add_post_hoc_exclusion, invite_codes
 
 
 def add_parsers(sub) -> None:
@@ -33,6 +51,13 @@ def add_parsers(sub) -> None:
 
     c = ssub.add_parser("create", help="check a study file and store the study")
     c.add_argument("file", metavar="FILE.yaml")
+    seal = c.add_mutually_exclusive_group()
+    seal.add_argument("--researcher-passphrase", action="store_true",
+                      help="seal a blind study: its scores show only after this passphrase "
+                           "is given (asked for; or $PLAYBENCH_RESEARCHER_PASSPHRASE)")
+    seal.add_argument("--researcher-key", metavar="FILE",
+                      help="seal a blind study with a key file (made with a random key if "
+                           "missing); give the file to see its scores")
     add_db_option(c)
     c.set_defaults(handler=cmd_create)
 
@@ -58,15 +83,24 @@ def add_parsers(sub) -> None:
     add_db_option(ex)
     ex.set_defaults(handler=cmd_exclude)
 
+    iv = ssub.add_parser("invite", help="print a study's unused invite codes")
+    iv.add_argument("name")
+    iv.add_argument("--add", type=int, default=0, metavar="N", help="make N more codes first")
+    add_db_option(iv)
+    iv.set_defaults(handler=cmd_invite)
+
     st = ssub.add_parser("status", help="progress, time per annotator and agreement")
     st.add_argument("name")
     st.add_argument("--format", dest="fmt", choices=["table", "json"], default="table")
+    add_researcher_option(st)
     add_db_option(st)
     st.set_defaults(handler=cmd_status)
 
     q = ssub.add_parser("queue", help="an annotator's queue (order, state of each task)")
     q.add_argument("name")
     q.add_argument("--annotator", required=True, metavar="NAME")
+    q.add_argument("--invite", metavar="CODE", help="the invite code, on a first visit to a "
+                   "study that needs one")
     add_db_option(q)
     q.set_defaults(handler=cmd_queue)
 
@@ -98,16 +132,44 @@ def cmd_create(args: argparse.Namespace) -> int:
         for p in err.problems:
             print(f"  {err.source}: {p}", file=sys.stderr)
         return 1
+    if (args.researcher_key or args.researcher_passphrase) and not spec.blind:
+        raise UsageError("only a blind study takes a researcher credential (set blind: true "
+                         "in the study file)")
+    try:
+        researcher = _verifier(args)
+    except CredentialError as err:
+        raise UsageError(str(err)) from None
     store = open_store(args)
     try:
-        protocol = create_study(store, spec)
+        protocol = create_study(store, spec, researcher)
     except StudyExists as err:
         print(f"playbench study create: {err}", file=sys.stderr)
         return 1
     print(f"created study {protocol.name!r}: {len(protocol.scored)} tasks, "
           f"{len(protocol.practice)} practice, order {protocol.order}"
-          + (", blind" if protocol.blind else ""))
+          + (", blind" if protocol.blind else "")
+          + (", sealed: scores need the researcher credential" if protocol.sealed else ""))
+    if protocol.invites:
+        print(f"{spec.invites} invite codes made: `playbench study invite {protocol.name}` "
+              "prints them")
+    elif protocol.roster:
+        print(f"open to the {len(protocol.roster)} listed annotators only")
     return 0
+
+
+def _verifier(args: argparse.Namespace) -> dict | None:
+    """The credential verifier ``study create`` was asked to seal the study with."""
+    if args.researcher_key:
+        return make_verifier(read_key_file(Path(args.researcher_key), create=True))
+    if not args.researcher_passphrase:
+        return None
+    secret = os.environ.get(ENV_PASSPHRASE)
+    if not secret:
+        import getpass
+        secret = getpass.getpass("researcher passphrase: ")
+        if getpass.getpass("again: ") != secret:
+            raise CredentialError("the two passphrases differ")
+    return make_verifier(secret)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -158,9 +220,35 @@ def cmd_exclude(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_invite(args: argparse.Namespace) -> int:
+    if not 0 <= args.add <= 10_000:
+        raise UsageError("--add takes 0 to 10000 codes")
+    store = open_store(args)
+    protocol = load_protocol(store, args.name)
+    if protocol.roster:
+        raise UsageError(f"study {args.name!r} lists its annotators; it takes no invite codes")
+    if args.add:
+        add_invite_codes(store.db, args.name, invite_batch(args.add))
+    codes = invite_codes(store.db, args.name)
+    unused = [c["code"] for c in codes if not c.get("used_by")]
+    if not codes:
+        print(f"study {args.name!r} is open to anyone; `study invite {args.name} --add N` "
+              "makes it invitation-only")
+        return 0
+    for code in unused:
+        print(code)
+    print(f"{len(unused)} unused of {len(codes)} codes", file=sys.stderr)
+    return 0
+
+
 def cmd_queue(args: argparse.Namespace) -> int:
     store = open_store(args)
-    queue = StudyQueue(store, args.name, args.annotator)
+    try:
+        queue = StudyQueue(store, args.name, args.annotator, invite=args.invite)
+    except NotAdmitted as err:
+        print(f"playbench study queue: {err}" + (" (--invite CODE)" if err.needs_code else ""),
+              file=sys.stderr)
+        return 1
     items = queue.items()
     table(["#", "task", "practice", "game", "level", "setting", "status", "episode", "solved"],
           [[i.position, i.key, "yes" if i.practice else "", i.game, i.level_number, i.setting,
@@ -191,9 +279,23 @@ def cmd_status(args: argparse.Namespace) -> int:
     from playbench.app.results.data import Scope, load_episodes
     store = open_store(args)
     protocol = load_protocol(store, args.name)
+    viewer = cli_viewer(args, store)
+    if protocol.sealed and protocol.id not in viewer.unlocked:
+        counts = study_counts(store, args.name)
+        if args.fmt == "json":
+            print(json.dumps({"study": protocol.name, "sealed": True, **counts}, indent=2))
+            return 0
+        print(f"study {protocol.name}: {len(protocol.scored)} tasks, blind and sealed: counts "
+              "only without the researcher key or passphrase")
+        print(f"  who may take part: {admission_text(store, protocol)}")
+        for kind, n in sorted(counts["episodes"].items()):
+            print(f"  {n} {kind} episode(s) finished")
+        print(f"  {counts['people']} people took part")
+        return 0
     report = annotator_report(store, args.name)
     every = load_episodes(store, Scope(study=args.name, include_practice=True,
-                                       statuses=("running", "done", "interrupted", "error")))
+                                       statuses=("running", "done", "interrupted", "error"),
+                                       viewer=viewer))
     per: dict[tuple[str, str], dict[str, int]] = {}
     for e in every.episodes:
         d = per.setdefault((e.kind, e.participant), {"done": 0, "practice": 0, "other": 0})
@@ -202,7 +304,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.fmt == "json":
         out = {"study": protocol.name, "tasks": len(protocol.scored),
                "practice": len(protocol.practice), "order": protocol.order,
-               "blind": protocol.blind,
+               "blind": protocol.blind, "admission": admission_text(store, protocol),
                "participants": [{"kind": k, "name": n, **d} for (k, n), d in sorted(per.items())],
                "annotators": [t.__dict__ for t in report.times],
                "agreement": _agreement_json(report.agreement)}
@@ -211,6 +313,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"study {protocol.name}: {len(protocol.scored)} tasks, {len(protocol.practice)} "
           f"practice, order {protocol.order}" + (", blind" if protocol.blind else "")
           + (f"; {len(protocol.checks)} of the tasks are checks" if protocol.checks else ""))
+    print(f"who may take part: {admission_text(store, protocol)}")
     table(["participant", "done", "of", "practice", "unfinished"],
           [[f"{k}:{n}", d["done"], len(protocol.scored) if k == "human" else None,
             d["practice"], d["other"]] for (k, n), d in sorted(per.items())])

@@ -10,8 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from playbench.app.cli.common import UsageError, add_db_option, open_store
+from playbench.app.cli.common import UsageError, add_db_option, cli_viewer, open_store
 from playbench.app.results.data import Scope
+from playbench.app.studies.access import RESEARCHER, Blinded, check_results_allowed
 
 EXPORT_FORMATS = ("jsonl", "csv", "chat")
 
@@ -37,10 +38,10 @@ def add_export_options(parser: argparse.ArgumentParser) -> None:
                              "(default) or of every turn")
 
 
-def study_episode_ids(store, study: str) -> list[int]:
+def study_episode_ids(store, study: str, viewer=RESEARCHER) -> list[int]:
     from playbench.app.results.data import load_episodes
     scope = Scope(study=study, include_practice=True,
-                  statuses=("running", "done", "interrupted", "error"))
+                  statuses=("running", "done", "interrupted", "error"), viewer=viewer)
     return sorted(e.id for e in load_episodes(store, scope).episodes)
 
 
@@ -49,7 +50,13 @@ def export_other(args: argparse.Namespace) -> int:
     store = open_store(args)
     if args.episode:
         raise UsageError("--episode goes with --format jsonl; use --study or --game here")
-    scope = Scope(study=args.study, game=args.game)
+    viewer = cli_viewer(args, store)
+    try:
+        check_results_allowed(store, args.study, viewer)
+    except Blinded as err:
+        raise UsageError(f"{err}: give --researcher-key or $PLAYBENCH_RESEARCHER_PASSPHRASE") \
+            from None
+    scope = Scope(study=args.study, game=args.game, viewer=viewer)
     out = Path(args.out)
     if args.fmt == "csv":
         from playbench.app.exports.csv import export_csv

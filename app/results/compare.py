@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from playbench.app.studies.access import RESEARCHER, Blinded, Viewer, blind_study_ids
+from playbench.app.studies.access import RESEARCHER, Blinded, Viewer, hidden_study_ids
 from playbench.db import results as stored
 from playbench.db.episodes import score_of
 from playbench.db.steps import steps_of_episodes
@@ -171,7 +171,7 @@ def compare(store: Store, episode_ids: Sequence[int], viewer: Viewer = RESEARCHE
     if len(tasks) > 1:
         raise ValueError(f"episodes {', '.join(map(str, ids))} are not all of one task")
     task = heads[ids[0]].task
-    blind = set(blind_study_ids(store)) if viewer.is_annotator else set()
+    blind = set(hidden_study_ids(store, viewer))
     visible, hidden = [], 0
     for i in ids:
         who = heads[i].participant

@@ -18,6 +18,7 @@ from typing import Any
 from playbench.app.core.budget import Budget
 from playbench.app.core.settings import Setting, get_setting
 from playbench.app.core.task import Task as PlayTask
+from playbench.app.studies.invites import invite_batch
 from playbench.app.studies.quality import CheckRule, ExclusionRule
 from playbench.app.studies.spec import StudySpec
 from playbench.db.episodes import task_by_level, task_ids_by_level
@@ -90,6 +91,12 @@ class Protocol:
     tasks: tuple[ProtocolTask, ...]
     exclusions: tuple[ExclusionRule, ...] = ()
     """Declared rules first, then post-hoc ones (``ExclusionRule.post_hoc``)."""
+    sealed: bool = False
+    """Blind with a researcher credential (``app.studies.credential``)."""
+    roster: tuple[str, ...] = ()
+    """Annotators allowed to take part (``app.studies.admission``); () for no list."""
+    invites: bool = False
+    """Whether taking part needs an invite code."""
 
     @property
     def scored(self) -> list[ProtocolTask]:
@@ -110,8 +117,11 @@ class Protocol:
         raise KeyError(key)
 
 
-def protocol_dict(spec: StudySpec) -> dict[str, Any]:
-    """The JSON stored in ``studies.protocol`` for a checked study file."""
+def protocol_dict(spec: StudySpec, researcher: Mapping[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """The JSON stored in ``studies.protocol`` for a checked study file; ``researcher`` is
+    a credential verifier that seals a blind study (kept out of the fingerprint: two copies
+    of one study may have different credentials)."""
     tasks = [ProtocolTask(
         key=t.key, practice=t.practice, game=t.task.game, level_hash=t.task.level_hash,
         level_number=t.task.level.number, level_title=t.task.level.title,
@@ -123,6 +133,13 @@ def protocol_dict(spec: StudySpec) -> dict[str, Any]:
             "time_limit": spec.time_limit, "tasks": tasks, "file": spec.source_text}
     if spec.exclusions:
         data["exclusions"] = [r.text() for r in spec.exclusions]
+    if researcher is not None:
+        data["researcher"] = dict(researcher)
+    if spec.roster:
+        data["annotators"] = list(spec.roster)
+    if spec.invites:
+        data["invite_codes"] = [{"code": c, "used_by": None, "used_at": None}
+                                for c in invite_batch(spec.invites)]
     data["fingerprint"] = fingerprint(data)
     return data
 
@@ -136,19 +153,24 @@ def fingerprint(protocol: Mapping[str, Any]) -> str:
         "seed": protocol.get("seed"),
         "tasks": [{k: t.get(k) for k in keys + (("check",) if "check" in t else ())}
                   for t in protocol.get("tasks", [])]}
-    if protocol.get("exclusions"):  # only when declared: older studies keep their fingerprint
-        core["exclusions"] = protocol["exclusions"]
+    for optional in ("exclusions", "annotators"):  # only when given: older studies keep
+        if protocol.get(optional):                  # their fingerprint
+            core[optional] = protocol[optional]
     text = json.dumps(core, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def create_study(store: Store, spec: StudySpec) -> Protocol:
-    """Store a checked study and its levels (one transaction) and return it typed."""
+def create_study(store: Store, spec: StudySpec,
+                 researcher: Mapping[str, Any] | None = None) -> Protocol:
+    """Store a checked study and its levels (one transaction) and return it typed;
+    ``researcher`` (a credential verifier) seals a blind study."""
+    if researcher is not None and not spec.blind:
+        raise ValueError("only a blind study takes a researcher credential (set blind: true)")
     tasks = [{"game": t.task.game, "level_hash": t.task.level_hash,
               "level_text": t.task.level.text, "number": t.task.level.number,
               "title": t.task.level.title, "source": t.task.source,
               "meta": dict(t.task.level.meta)} for t in spec.tasks]
-    store.create_study(spec.name, protocol_dict(spec), tasks)
+    store.create_study(spec.name, protocol_dict(spec, researcher), tasks)
     return load_protocol(store, spec.name)
 
 
@@ -166,7 +188,10 @@ def protocol_of(row: StudyInfo) -> Protocol:
                     exclusions=tuple(
                         [ExclusionRule.parse(r) for r in p.get("exclusions", [])]
                         + [ExclusionRule.parse(r["rule"], post_hoc=True, added=r.get("added", ""))
-                           for r in p.get("post_hoc_exclusions", [])]))
+                           for r in p.get("post_hoc_exclusions", [])]),
+                    sealed=bool(p.get("blind") and p.get("researcher")),
+                    roster=tuple(p.get("annotators") or ()),
+                    invites=bool(p.get("invite_codes")))
 
 
 def play_task(store: Store, entry: ProtocolTask) -> PlayTask:

@@ -27,6 +27,7 @@ from playbench.app.core.recorder import DbRecorder, Recorder
 from playbench.app.core.runs import resume_episode
 from playbench.app.core.settings import Setting
 from playbench.app.core.task import Task
+from playbench.app.studies.admission import admit
 from playbench.app.studies.protocol import (
     Protocol,
     ProtocolTask,
@@ -120,15 +121,21 @@ def task_order(protocol: Protocol, seed: int) -> list[str]:
 class StudyQueue:
     """The queue of one participant (by default a human annotator) in one study.
 
-    Opening it records the participant's membership (seed and order) on first use.
+    Opening it records the participant's membership (seed and order) on first use; a person
+    must be admitted first when the study has a roster or invite codes (``invite``: the code
+    they were given; ``admission.NotAdmitted`` otherwise).
     """
 
-    def __init__(self, store: Store, study: str, annotator: str, *, kind: str = HUMAN) -> None:
+    def __init__(self, store: Store, study: str, annotator: str, *, kind: str = HUMAN,
+                 invite: str | None = None) -> None:
         self.store = store
         self.protocol: Protocol = load_protocol(store, study)
         self.annotator = annotator
         self.kind = kind
         self.participant_id = store.participant(kind, annotator)
+        if kind == HUMAN and (self.protocol.roster or self.protocol.invites) and \
+                not store.is_study_member(self.protocol.id, self.participant_id):
+            admit(store, self.protocol, annotator, invite)  # raises NotAdmitted
         member = store.study_member(
             self.protocol.id, self.participant_id,
             lambda: self._draw(annotator_seed(self.protocol.seed, annotator)))

@@ -24,7 +24,7 @@ from playbench.games.packs import RangeError, split_source
 
 ORDERS = ("fixed", "random")
 TOP_FIELDS = ("name", "description", "budget", "time_limit", "order", "seed", "blind",
-              "practice", "tasks", "exclusions")
+              "practice", "tasks", "exclusions", "annotators", "invites")
 TASK_FIELDS = ("game", "levels", "setting", "time_limit", "rules", "level_format", "check")
 MAX_SECONDS = 24 * 3600.0
 """Longest per-task time limit accepted (a day); longer ones are almost surely a typo."""
@@ -78,6 +78,10 @@ class StudySpec:
     source_text: str = ""
     exclusions: tuple[ExclusionRule, ...] = ()
     """Exclusion rules declared before data collection."""
+    roster: tuple[str, ...] = ()
+    """The annotators (pseudonyms) allowed to take part; () for no list."""
+    invites: int = 0
+    """Single-use invite codes to make when the study is created; 0 for none."""
 
     @property
     def scored(self) -> list[StudyTask]:
@@ -163,13 +167,43 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
                             start=len([t for t in tasks if t.practice == is_practice]))
     _duplicates(check, tasks)
     exclusions = _exclusions(check, data.get("exclusions"))
+    roster, invites = _admission(check, data.get("annotators"), data.get("invites"))
     if tasks and all(t.check is not None for t in tasks if not t.practice):
         check.add("tasks", "every scored task is a check: leave some tasks without check")
     if check.problems:
         raise StudyFileError(source, check.problems)
     return StudySpec(name=name, description=description, blind=blind, order=order, seed=seed,
                      budget=budget, time_limit=time_limit, tasks=tuple(tasks),
-                     source_text=text, exclusions=exclusions)
+                     source_text=text, exclusions=exclusions, roster=roster, invites=invites)
+
+
+def _admission(check: _Checker, roster: Any, invites: Any) -> tuple[tuple[str, ...], int]:
+    """Who may take part: a list of annotator names, or a number of invite codes."""
+    if roster is not None and invites is not None:
+        check.add("invites", "give annotators or invites, not both")
+        return (), 0
+    if invites is not None:
+        if isinstance(invites, bool) or not isinstance(invites, int) or not (
+                1 <= invites <= 10_000):
+            check.add("invites", f"must be a number of codes from 1 to 10000, got {invites!r}")
+            return (), 0
+        return (), invites
+    if roster is None:
+        return (), 0
+    if not isinstance(roster, list) or not roster:
+        check.add("annotators", "must be a list of annotator names (pseudonyms)")
+        return (), 0
+    names = []
+    for i, name in enumerate(roster):
+        if not isinstance(name, str) or not name.strip() or name != name.strip() \
+                or len(name) > 200:
+            check.add(f"annotators[{i}]", f"must be a name without spaces around it, got "
+                                          f"{name!r}")
+        elif name in names:
+            check.add(f"annotators[{i}]", f"{name!r} is listed twice")
+        else:
+            names.append(name)
+    return tuple(names), 0
 
 
 def _exclusions(check: _Checker, value: Any) -> tuple[ExclusionRule, ...]:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playbench.app.results.compare import Comparison
-from playbench.app.studies import RESEARCHER, Blinded, Viewer
+from playbench.app.studies import Blinded, Viewer
 from playbench.app.ui.compare_frames import FrameCache
 from playbench.app.ui.compare_lane import LaneWidget, ScrubSlider
 from playbench.app.ui.models.app_state import AppState
@@ -39,7 +39,6 @@ from playbench.app.ui.models.comparing import (
 )
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import (
-    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -52,6 +51,7 @@ from playbench.app.ui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from playbench.app.ui.researcher import ResearcherSwitch
 from playbench.app.ui.scrubber import Scrubber
 from playbench.db.store import Store
 
@@ -97,9 +97,9 @@ class CompareView(QWidget):
         # A long task title never widens the window: the combo shows what fits.
         self.task.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.researcher = QCheckBox("Researcher view")
-        self.researcher.setToolTip("Show every participant's episodes and scores, blind "
-                                   "studies included. Annotators of a blind study leave it off.")
+        self.researcher = ResearcherSwitch(
+            state, "Show every participant's episodes and scores, blind "
+                   "studies included. Annotators of a blind study leave it off.")
         self.refresh_button = QPushButton("Refresh")
         self.busy = QLabel("")
         self.busy.setObjectName("hint")
@@ -191,8 +191,7 @@ class CompareView(QWidget):
 
     @property
     def viewer(self) -> Viewer:
-        who = self.state.prefs.annotator
-        return RESEARCHER if self.researcher.isChecked() or not who else Viewer(who)
+        return self.researcher.viewer()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

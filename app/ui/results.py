@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QProgressBar
 
-from playbench.app.studies import RESEARCHER, Blinded, Viewer
+from playbench.app.studies import Blinded, Viewer
 from playbench.app.ui.dialogs import save_file_name
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.results_data import (
@@ -51,6 +51,7 @@ from playbench.app.ui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from playbench.app.ui.researcher import ResearcherSwitch
 from playbench.db.lockguard import database_files
 
 HUMAN_ROWS = (("one row per person", None), ("pooled", "pooled"),
@@ -100,9 +101,9 @@ class ResultsView(QWidget):
                                "by a stated definition (human-relative efficiency follows it)")
         self.resample = _combo([("resample levels", "levels"), ("resample people", "people")])
         self.resample.setToolTip("The unit the human-baseline row's intervals resample")
-        self.researcher = QCheckBox("Researcher view")
-        self.researcher.setToolTip("Include blind studies. Annotators of a blind study leave "
-                                   "it off.")
+        self.researcher = ResearcherSwitch(
+            state, "Include blind studies. Annotators of a blind study leave "
+                   "it off.")
         self.busy_bar = QProgressBar()
         self.busy_bar.setRange(0, 0)
         self.busy_bar.setMaximumWidth(140)
@@ -198,8 +199,7 @@ class ResultsView(QWidget):
 
     @property
     def viewer(self) -> Viewer:
-        who = self.state.prefs.annotator
-        return RESEARCHER if self.researcher.isChecked() or not who else Viewer(who)
+        return self.researcher.viewer()
 
     def query(self) -> ResultsQuery:
         return ResultsQuery(study=self.study.currentData(), game=self.game.currentData(),

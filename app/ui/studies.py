@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QProgressBar
 from playbench.app.core.episode import Ended
 from playbench.app.players.human import HumanPlayer
 from playbench.app.studies import FieldProblem, StudyFileError
+from playbench.app.studies.admission import NotAdmitted
 from playbench.app.ui.confirm import confirm
 from playbench.app.ui.dialogs import open_file_name
 from playbench.app.ui.models.app_state import AppState
@@ -55,6 +56,7 @@ from playbench.app.ui.qt import (
 )
 from playbench.app.ui.studies_create import ProblemsPanel
 from playbench.app.ui.studies_sweeps import SweepsPanel
+from playbench.app.ui.study_admission import AdmissionPanel
 from playbench.db.lockguard import database_files
 from playbench.db.store import Store, StudyExists
 
@@ -65,18 +67,25 @@ DONE_INK = QColor(93, 102, 117)
 PAUSED_INK = QColor(179, 92, 0)
 
 
-def read_queue(store: Store, wanted: str,
-               annotator: str | None) -> tuple[list[str], str, str, QueueSnapshot | None]:
+Found = tuple[list[str], str, str, QueueSnapshot | None, NotAdmitted | None]
+
+
+def read_queue(store: Store, wanted: str, annotator: str | None,
+               invite: str | None = None) -> Found:
     """The study names, the study to show (``wanted`` if it exists, else the first), its
-    summary and ``annotator``'s queue through it (runs in the thread pool)."""
+    summary and ``annotator``'s queue through it - or why they may not take part (runs in
+    the thread pool). ``invite`` is the code the annotator typed, if any."""
     names = store.study_names(archived=False)
     name = wanted if wanted in names else (names[0] if names else "")
-    summary, snapshot = "", None
+    summary, snapshot, refusal = "", None, None
     if name:
         summary = study_summary(store, name)
         if annotator:
-            snapshot = open_queue(store, name, annotator)
-    return names, name, summary, snapshot
+            try:
+                snapshot = open_queue(store, name, annotator, invite)
+            except NotAdmitted as err:
+                refusal = err
+    return names, name, summary, snapshot, refusal
 
 
 HOW = ("\"Next task\" opens the task in the Play tab with the study's budget and time limit. "
@@ -96,6 +105,8 @@ class StudiesView(QWidget):
         self.play = play
         self.show_play = show_play
         self.snapshot: QueueSnapshot | None = None
+        self._invite: str | None = None
+        """An invite code typed for the next queue read."""
         jobs, pool = state.jobs, state.executor
         self.reading: Operation[Any] = Operation(self, jobs, pool, "study queue",
                                                  on_error=self._failed)
@@ -141,6 +152,7 @@ class StudiesView(QWidget):
         self.empty.setObjectName("hint")
         self.empty.setWordWrap(True)
         self.problems = ProblemsPanel()
+        self.admission = AdmissionPanel(self._with_code)
         self.sweeps = SweepsPanel(state, on_error)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("queue")
@@ -175,6 +187,7 @@ class StudiesView(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.description)
         layout.addWidget(self.who)
+        layout.addWidget(self.admission)
         layout.addWidget(self.progress)
         layout.addLayout(actions)
         layout.addWidget(self.how)
@@ -215,14 +228,22 @@ class StudiesView(QWidget):
             return
         self.busy.setText("Reading the queue…")
         self.reading.call(read_queue, self.state.store, self.study.currentText(),
-                          self.annotator, done=self._read)
+                          self.annotator, self._invite, done=self._read)
+
+    def _with_code(self, code: str) -> None:
+        """Read the queue again with the invite code the annotator typed (used up once they
+        are admitted; a wrong one is refused with the reason)."""
+        self._invite = code
+        self.refresh()
 
     def _failed(self, err: BaseException) -> None:
         self.busy.setText("")
         self.on_error(err)
 
-    def _read(self, found: tuple[list[str], str, str, QueueSnapshot | None]) -> None:
-        names, name, summary, snapshot = found
+    def _read(self, found: Found) -> None:
+        names, name, summary, snapshot, refusal = found
+        self._invite = None
+        self.admission.show_refusal(refusal)
         self.study.blockSignals(True)
         self.study.clear()
         self.study.addItems(names)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from playbench.app.studies.access import RESEARCHER, Viewer, blind_study_ids
+from playbench.app.studies.access import Viewer, hidden_study_ids
 from playbench.app.ui.board import BoardWidget
 from playbench.app.ui.frame_zoom import HINT as ZOOM_HINT
 from playbench.app.ui.frame_zoom import FrameZoom, open_frame
@@ -28,7 +28,6 @@ from playbench.app.ui.models.records import (
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
@@ -49,6 +48,7 @@ from playbench.app.ui.qt import (
     png_image,
     restyle,
 )
+from playbench.app.ui.researcher import ResearcherSwitch
 from playbench.app.ui.scrubber import Scrubber
 from playbench.db.store import Store
 
@@ -59,8 +59,7 @@ COLUMNS = ("id", "game", "level", "who", "setting", "status", "steps", "solved")
 
 def load_list(store: Store, viewer: Viewer) -> list[EpisodeSummary]:
     """The episodes ``viewer`` may see, newest first."""
-    blind = blind_study_ids(store) if viewer.is_annotator else []
-    return for_viewer(list_episodes(store), viewer, blind)
+    return for_viewer(list_episodes(store), viewer, hidden_study_ids(store, viewer))
 
 
 def load_record(store: Store, episode_id: int) -> EpisodeRecord:
@@ -116,10 +115,10 @@ class EpisodeViewer(QWidget):
         self.search.setPlaceholderText("Filter: game, level, name, setting")
         self.search.setClearButtonEnabled(True)
         self.refresh_button = QPushButton("Refresh")
-        self.researcher = QCheckBox("Researcher view")
-        self.researcher.setToolTip("Show every participant's episodes and scores, blind "
-                                   "studies included (annotators see only their own there, "
-                                   "without scores)")
+        self.researcher = ResearcherSwitch(
+            state, "Show every participant's episodes and scores, blind "
+                   "studies included (annotators see only their own there, "
+                   "without scores)")
         self.blinded = False
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("episodes")
@@ -247,8 +246,7 @@ class EpisodeViewer(QWidget):
 
     @property
     def viewer(self) -> Viewer:
-        who = self.state.prefs.annotator
-        return RESEARCHER if self.researcher.isChecked() or not who else Viewer(who)
+        return self.researcher.viewer()
 
     def _refilter(self, keep: int | None = None) -> None:
         kind, status = self.kind.currentData(), self.status_filter.currentData()

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from playbench.app.core.owner import is_alive
+from playbench.app.studies.access import RESEARCHER, Viewer, sealed_study_ids, unlock
 from playbench.app.ui.models.prefs import Prefs, PrefsError, PrefsStore
 from playbench.db.engine import DatabaseProblem, choose_url, open_database
 from playbench.db.store import Store
@@ -86,6 +87,28 @@ class AppState:
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="playbench-ui")
         self.jobs = Jobs()
         self.closers: list[Callable[[], Awaitable[None]]] = []
+        self.unlocked: frozenset[int] = frozenset()
+        """Sealed blind studies whose researcher credential was given in this session (held
+        in memory only; never saved)."""
+
+    def researcher(self) -> Viewer:
+        """The researcher viewer of this session: sealed studies only once unlocked."""
+        return RESEARCHER.with_unlocked(self.unlocked)
+
+    def locked_studies(self) -> list[int]:
+        """Sealed blind studies not unlocked in this session."""
+        if self.store is None:
+            return []
+        return [sid for sid in sealed_study_ids(self.store) if sid not in self.unlocked]
+
+    def unlock(self, secret: str) -> int:
+        """Unlock the sealed studies ``secret`` is the credential of; how many were newly
+        unlocked (0: it fits none)."""
+        if self.store is None:
+            return 0
+        before = self.unlocked
+        self.unlocked = unlock(self.store, self.researcher(), secret).unlocked
+        return len(self.unlocked - before)
 
     def open_database(self, url: str | None = None) -> Store:
         """Open (and migrate) the database at ``url`` (default: the chosen one) and make it

@@ -25,7 +25,7 @@ from playbench.app.results.compare import (
     task_episode_ids,
 )
 from playbench.app.studies import Viewer
-from playbench.app.studies.access import blind_study_ids
+from playbench.app.studies.access import hidden_study_ids
 from playbench.db.store import Store
 
 KIND_TEXT = {"action": "different actions", "state": "same action, different result",
@@ -53,7 +53,7 @@ def task_options(store: Store, study: str | None, game: str | None,
                  viewer: Viewer) -> list[TaskOption]:
     """Tasks with recorded episodes. Episode counts are left out for an annotator while a
     blind study exists: they would tell how many others played."""
-    counts = not (viewer.is_annotator and blind_study_ids(store))
+    counts = not hidden_study_ids(store, viewer)
     out = []
     for c in task_choices(store, study, game):
         title = c.level_title or f"level {c.level_number}"

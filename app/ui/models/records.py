@@ -82,15 +82,17 @@ def list_episodes(store: Store, limit: int = 1000) -> list[EpisodeSummary]:
 
 def for_viewer(summaries: Sequence[EpisodeSummary], viewer: Viewer,
                blind_ids: Collection[int]) -> list[EpisodeSummary]:
-    """What ``viewer`` may see of the episode list (``playbench.app.studies.access``): an annotator
-    sees no one else's episodes of a blind study, and their own without the outcome."""
-    if not viewer.is_annotator or not blind_ids:
+    """What ``viewer`` may see of the episode list (``playbench.app.studies.access``):
+    ``blind_ids`` are the studies hidden from it (``hidden_study_ids``); an annotator sees
+    no one else's episodes of those, and their own without the outcome."""
+    if not blind_ids:
         return list(summaries)
     out = []
     for s in summaries:
         if s.study_id not in blind_ids:
             out.append(s)
-        elif s.participant_kind == "human" and s.participant == viewer.annotator:
+        elif viewer.is_annotator and s.participant_kind == "human" \
+                and s.participant == viewer.annotator:
             out.append(replace(s, solved=None, blinded=True))
     return out
 

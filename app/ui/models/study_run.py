@@ -96,9 +96,11 @@ class QueueSnapshot:
         return next((i for i in self.items if i.status != "done"), None)
 
 
-def open_queue(store: Store, study: str, annotator: str) -> QueueSnapshot:
-    """The annotator's queue in ``study`` (recording their order on a first visit)."""
-    queue = StudyQueue(store, study, annotator)
+def open_queue(store: Store, study: str, annotator: str,
+               invite: str | None = None) -> QueueSnapshot:
+    """The annotator's queue in ``study`` (recording their order on a first visit; raises
+    ``NotAdmitted`` for someone the study does not admit - ``invite`` is their code)."""
+    queue = StudyQueue(store, study, annotator, invite=invite)
     items = queue.items()
     return QueueSnapshot(queue, items, queue.progress(items), queue.protocol.description)
 
