@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -126,6 +128,10 @@ async def _serve(args: argparse.Namespace, make_hub: Callable[..., Any]) -> None
     run = make_hub(loop, store)
     server = ExternalServer(run.hub, options).start()
     stop = threading.Event()
+    # SIGTERM (a service manager, `kill`) stops like Ctrl-C: running episodes are ended and
+    # recorded, not left `running` for a later command to mark interrupted.
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # (Windows: no such hook)
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
     print(f"{args.command} listening on {server.url} - set the harness's OpenAI base URL to "
           f"it{' and its API key to the token' if options.token else ''}", flush=True)
     try:

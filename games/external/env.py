@@ -4,9 +4,12 @@ An outside harness (VisualAgentBench, GameWorld, ING-VP's own programs, any Open
 script) sends one chat request per model call. For PlayBench the harness is the environment:
 ``reset`` waits for its first request, the observation is the request (messages, images,
 tools offered), the action is the reply, and ``step`` hands the reply back to the waiting HTTP
-request and then waits for the harness's next request, which is the next observation. So a
-person or a recorded upstream model answers through the same loop, budget and recorder as
-every other player.
+request and returns, so the loop commits the step at once; ``advance`` then waits for the
+harness's next request, which is the next observation (``playbench.games.env.AwaitsNext``).
+An answered exchange is thus recorded even when the harness sends nothing more or the process
+is stopped. A person or a recorded upstream model answers through the same loop, budget and
+recorder as every other player. A step's frame is the last picture of the request it
+answered.
 
 An episode ends when the harness says so (``X-PlayBench-End: 1`` on its last request, or a
 ``/v1/playbench/score`` or ``/v1/playbench/end`` call), after an idle time without a request,
@@ -239,6 +242,15 @@ class ExternalEnv:
         self._steps = 0
         self._hash = ""
         self._current: Exchange | None = None
+        self._awaiting = False
+
+    async def advance(self) -> Observation | None:
+        """The harness's next request after an answered one (or the end of the episode:
+        asked for, or idle); None when the last step ended the episode already."""
+        if not self._awaiting:
+            return None
+        self._awaiting = False
+        return await self._advance()
 
     async def _advance(self) -> Observation:
         item = await self.session.next()
@@ -292,11 +304,14 @@ class ExternalEnv:
                               {"name": call.name, "arguments": dict(call.arguments)},
                               "text": answer.reply.text if call is not None else None}
         self._steps += 1
+        # The step is returned (and so recorded) as soon as the answer is handed over; the
+        # harness's next request is awaited afterwards, in :meth:`advance`.
         if exchange.end:
             self.session.stop_accepting()
             obs = _observation(exchange, HARNESS_ENDED)
         else:
-            obs = await self._advance()
+            obs = _observation(exchange)
+            self._awaiting = True
         ended = obs.info.get("end_reason")
         return Transition(obs, valid, True, 0.0, terminated=bool(ended), reason=why,
                           info=facts, invalid_kind=kind)

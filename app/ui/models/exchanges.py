@@ -129,7 +129,7 @@ class ExchangeFeed:
             return FeedUpdate(status=f"Episode #{event.episode_id} started: "
                                      f"{self._who[event.episode_id]}")
         if isinstance(event, Deciding):
-            obs = self._latest.get(event.episode_id)
+            obs = event.observation or self._latest.get(event.episode_id)
             if obs is None:
                 return None
             key = self._key(event.episode_id, event.context.decision)
