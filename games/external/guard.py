@@ -19,9 +19,16 @@ though, is a program - the OpenAI Python and JavaScript clients, curl - and send
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
+from typing import Protocol
 
 from playbench.games.external.wire import HttpAnswer, error_answer
+
+
+class Headers(Protocol):
+    """A request's headers, looked up case-insensitively (``http.client.HTTPMessage``)."""
+
+    def get(self, name: str, /) -> str | None: ...
+
 
 _SAFE_FETCH_SITES = frozenset({"same-origin", "none"})
 """``Sec-Fetch-Site`` values of a request no other site made (``none``: typed by the user)."""
@@ -51,7 +58,7 @@ def _forbidden(reason: str) -> HttpAnswer:
     return error_answer(403, reason, "permission_error")
 
 
-def refusal(method: str, headers: Mapping[str, str], allowed: frozenset[str] | None,
+def refusal(method: str, headers: Headers, allowed: frozenset[str] | None,
             ) -> HttpAnswer | None:
     """The answer refusing a request, or None when it may go on (see the module docstring).
     ``headers`` is the request's (case-insensitive, like ``http.client.HTTPMessage``)."""
@@ -77,4 +84,4 @@ def refusal(method: str, headers: Mapping[str, str], allowed: frozenset[str] | N
     return None
 
 
-__all__ = ["allowed_hosts", "refusal"]
+__all__ = ["Headers", "allowed_hosts", "refusal"]

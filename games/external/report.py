@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from playbench.games.external.checks import BodyError, load_json
+from playbench.games.external.guard import Headers
 from playbench.games.external.wire import HARNESS_HEADER, TASK_HEADER
 
 SCORE_LIMIT = 1e9
@@ -36,7 +37,7 @@ def _name(value: object, field: str) -> str | None:
     return str(value)[:NAME_LIMIT]
 
 
-def read_report(raw: bytes, headers: Mapping[str, str], *, end_only: bool) -> ScoreReport:
+def read_report(raw: bytes, headers: Headers, *, end_only: bool) -> ScoreReport:
     """The report in ``raw`` (a JSON object; ``{}`` when empty). The harness and task come
     from the ``X-PlayBench-*`` headers first, as for chat requests. Raises :class:`BodyError`
     naming the field at fault."""
