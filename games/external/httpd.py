@@ -102,7 +102,8 @@ class TimedHandler(BaseHTTPRequestHandler):
         super().setup()
         limits = self.server.limits
         self.deadline = self.server.accepted_at() + limits.header_seconds
-        self.rfile = io.BufferedReader(_DeadlineReader(self), 64 * 1024)
+        plain, self.rfile = self.rfile, io.BufferedReader(_DeadlineReader(self), 64 * 1024)
+        plain.close()  # (the socket's own reader, replaced)
 
     def handle_one_request(self) -> None:
         super().handle_one_request()
