@@ -31,6 +31,7 @@ from typing import Any
 
 from playbench.games.base import MoveError
 from playbench.games.external.queue import ABANDONED, PendingRequest, Reply, ToolCall
+from playbench.games.external.stored import capped_messages, capped_tools, cut_text
 from playbench.games.external.wire import (
     ChatRequest,
     HttpAnswer,
@@ -213,17 +214,22 @@ def _observation(exchange: Exchange, end_reason: str | None = None) -> Observati
 
 def request_facts(exchange: Exchange) -> dict[str, Any]:
     """What a step records about the request it answered (JSON values): the messages with
-    images as digests, the tools offered, the images, the model asked for, and times."""
+    images as digests, the tools offered, the images, the model asked for, and times - each
+    within the limits of ``playbench.games.external.stored`` (``request.cut`` says what was
+    cut)."""
     pending, request = exchange.pending, exchange.request
+    messages, cut = capped_messages(recorded_messages(request.messages, request.images))
+    tools, tools_cut = capped_tools([{"name": t.name, "description": t.description,
+                                      "parameters": dict(t.parameters)} for t in request.tools])
     facts: dict[str, Any] = {
         "harness": pending.harness, "task_id": pending.task_id,
-        "request": {"model": request.model, "stream": request.stream,
-                    "messages": recorded_messages(request.messages, request.images),
-                    "tools": [{"name": t.name, "description": t.description,
-                               "parameters": dict(t.parameters)} for t in request.tools],
-                    "images": [{"sha256": i.digest, "mime": i.mime, "message": i.message}
-                               for i in request.images],
+        "request": {"model": cut_text(request.model, 256), "stream": request.stream,
+                    "messages": messages, "tools": tools,
+                    "images": [{"sha256": i.digest, "mime": cut_text(i.mime, 100),
+                                "message": i.message} for i in request.images],
                     "arrived": pending.arrived}}
+    if cut or tools_cut:
+        facts["request"]["cut"] = {**cut, **({"tools": len(tools)} if tools_cut else {})}
     think = pending.think_ms()
     if think is not None:
         facts["answer_ms"] = round(think, 3)

@@ -36,6 +36,12 @@ TASK_FROM = ("first-user", "system")
 of the first user message (text and images), or of the system prompt."""
 
 
+MAX_MESSAGES = 4096
+"""Most messages one request may carry (a long agent run has a few hundred)."""
+MAX_IMAGES = 256
+"""Most image parts one request may carry (each is decoded to be shown and recorded)."""
+
+
 class WireError(BodyError):
     """A request body that is not a chat completion request; the message says what is wrong
     (sent back to the harness with HTTP 400, ``param`` naming the field)."""
@@ -75,6 +81,9 @@ def parse_body(raw: bytes) -> ChatRequest:
     except BodyError as err:
         raise WireError(str(err), err.param) from None
     messages = body["messages"]
+    if len(messages) > MAX_MESSAGES:
+        raise WireError(f"messages has {len(messages)} entries; the limit is {MAX_MESSAGES}",
+                        "messages")
     images: list[RequestImage] = []
     for i, m in enumerate(messages):
         content = m.get("content")
@@ -83,6 +92,8 @@ def parse_body(raw: bytes) -> ChatRequest:
         for j, part in enumerate(content):
             if part.get("type") == "image_url":
                 images.append(_image(part, f"messages[{i}].content[{j}].image_url", i))
+            if len(images) > MAX_IMAGES:
+                raise WireError(f"messages carry more than {MAX_IMAGES} images", "messages")
     tools = tuple(_tool(t) for t in body.get("tools") or ())
     return ChatRequest(body=body, messages=tuple(messages), tools=tools, images=tuple(images),
                        stream=bool(body.get("stream")), model=str(body.get("model") or ""),
@@ -305,7 +316,8 @@ def _read_stream(text: str) -> tuple[Reply | None, tuple[int, int], str]:
     return _reply_of("".join(content), tool_calls), usage, ""
 
 
-__all__ = ["END_HEADER", "HARNESS_HEADER", "KEY_PREFIX", "TASK_FROM", "TASK_HEADER", "ChatRequest",
+__all__ = ["END_HEADER", "HARNESS_HEADER", "KEY_PREFIX", "MAX_IMAGES", "MAX_MESSAGES",
+           "TASK_FROM", "TASK_HEADER", "ChatRequest",
            "HttpAnswer", "WireError", "error_answer", "estimate_tokens", "parse_body",
            "pending_request", "read_reply", "recorded_messages", "reply_answer", "task_hash",
            "task_key"]

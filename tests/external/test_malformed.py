@@ -70,6 +70,9 @@ MALFORMED = [
      "messages[0].tool_calls[0].function", "an object"),
     (chat(USER, stream="yes"), "stream", "true or false"),
     (chat(USER, model=5), "model", "a string"),
+    (chat([{"role": "user", "content": "x"}] * 4097), "messages", "the limit is 4096"),
+    (chat([{"role": "user", "content": [{"type": "image_url", "image_url": {
+        "url": "data:image/png;base64,AAAA"}}] * 257}]), "messages", "carry more than 256 images"),
 ]
 
 
