@@ -10,7 +10,7 @@ up.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from playbench.evaluators import board as board_metrics
 from playbench.games.base import BoardEnv, GameSpec, MoveError, moves_left
@@ -51,6 +51,21 @@ class Env(Protocol):
         ended, e.g. an early stop, which VWA scores as a ``stop`` with that reason)."""
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class AwaitsNext(Protocol):
+    """An environment whose next observation is not known when a step is applied.
+
+    An outside harness sends its next request only after it got the answer to the last one,
+    and may never send one (it stopped, or it was killed). Such an env's ``step`` hands the
+    answer over and returns at once, with the observation the action was taken on; the loop
+    records the step and only then asks :meth:`advance` for what comes next. So an answered
+    exchange is in the database even if nothing follows it."""
+
+    async def advance(self) -> Observation | None:
+        """The observation after the last step (its ``info["end_reason"]`` set when the
+        episode ends there), or None when the step's own transition said it all."""
 
 
 class BoardTaskEnv:
@@ -133,4 +148,4 @@ class BoardTaskEnv:
         return None
 
 
-__all__ = ["Env", "BoardTaskEnv", "MoveError"]
+__all__ = ["AwaitsNext", "Env", "BoardTaskEnv", "MoveError"]

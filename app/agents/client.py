@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import json
 import logging
 import random
@@ -193,6 +194,15 @@ class ModelClient:
             wait = max(wait, min(err.retry_after, RETRY_AFTER_CAP))
         return wait
 
+    def _masked(self, reply: Reply) -> Reply:
+        """The reply with every known secret masked (an endpoint may echo the key in a
+        successful answer too: it must reach no record, screen or export)."""
+        known = self.redactor.known
+        calls = tuple(dataclasses.replace(c, id=known(c.id), name=known(c.name),
+                                          arguments=known(c.arguments))
+                      for c in reply.tool_calls)
+        return Reply(known(reply.content), calls)
+
     async def _attempt(self, kwargs: dict[str, Any], headers: Mapping[str, str] | None,
                        on_text: Callable[[str], None] | None, stream: bool
                        ) -> tuple[Reply, str | None, tuple[int, int], str]:
@@ -200,7 +210,9 @@ class ModelClient:
         async with asyncio.timeout(self.profile.timeout):
             if stream:
                 assert on_text is not None
-                return await self._streamed(kwargs, headers, on_text)
+                shown = on_text
+                return await self._streamed(
+                    kwargs, headers, lambda text: shown(self.redactor.known(text)))
             completion = await self._create(kwargs, headers)
             reply, finish = reply_of(completion)
             usage = getattr(completion, "usage", None)
@@ -244,8 +256,9 @@ class ModelClient:
                     latency = (self.clock() - t0) * 1000.0
                     ticket.used(pt + ct)
                     return ModelReply(
-                        reply, Usage(pt, ct, self.profile.cost(pt, ct), latency, attempt + 1),
-                        finish, tuple(faults), model)
+                        self._masked(reply),
+                        Usage(pt, ct, self.profile.cost(pt, ct), latency, attempt + 1),
+                        finish, tuple(faults), self.redactor.known(model))
             if stream and err.kind == "bad_request":
                 # An endpoint that refuses streaming (or its usage option): ask it plainly
                 # from now on; this attempt does not count.

@@ -72,6 +72,16 @@ class Redactor:
     def secrets(self) -> tuple[str, ...]:
         return self._secrets
 
+    def known(self, value: str) -> str:
+        """``value`` with the known secrets masked and nothing else touched: for a model's
+        answer, whose ``token=...`` or ``Bearer ...`` may be the model's own words, while the
+        key itself, echoed back, must still never be stored, shown or passed on."""
+        out = value
+        for s in self._secrets:
+            if s in out:
+                out = out.replace(s, MASK)
+        return out
+
     def text(self, value: str) -> str:
         """``value`` with every known secret and credential-shaped part masked."""
         out = value

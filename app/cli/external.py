@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from playbench.app.cli.common import UsageError, add_db_option, open_store
 
 if TYPE_CHECKING:
-    from playbench.games.external.queue import RequestQueue
+    from playbench.games.external.queue import PendingRequest, RequestQueue
     from playbench.games.external.server import ServerOptions
 
 
@@ -34,6 +36,8 @@ def _common(s: argparse.ArgumentParser, port: int) -> None:
     s.add_argument("--answer-timeout", type=float, default=None, metavar="SECONDS",
                    help="abandon a request not answered within this time (default: as long as "
                         "the harness waits)")
+    s.add_argument("--max-body", type=float, default=16.0, metavar="MIB",
+                   help="largest request body taken, in MiB (default 16; larger get HTTP 413)")
     s.add_argument("--task-from", choices=("first-user", "system"), default="first-user",
                    help="task id when the harness sends no X-PlayBench-Task header: a hash of "
                         "the first user message (default) or of the system prompt")
@@ -72,8 +76,12 @@ def _options(args: argparse.Namespace) -> ServerOptions:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0-65535, got {args.port}")
+    if not 0 < args.max_body <= 4096:
+        raise UsageError(f"--max-body must be more than 0 and at most 4096 MiB, got "
+                         f"{args.max_body:g}")
     options = ServerOptions(host=args.host, port=args.port, token=args.token,
-                            answer_timeout=args.answer_timeout, task_from=args.task_from)
+                            answer_timeout=args.answer_timeout, task_from=args.task_from,
+                            max_body=int(args.max_body * 1024 * 1024))
     try:
         options.check()
     except ValueError as err:
@@ -84,37 +92,60 @@ def _options(args: argparse.Namespace) -> ServerOptions:
 def answer_on_terminal(queue: RequestQueue, stop: threading.Event,
                        read: Callable[[str], str] = input,
                        write: Callable[[str], None] = print) -> None:
-    """Show the oldest waiting request and read the person's reply, until ``stop`` is set."""
-    from playbench.app.players.external import human_reply
+    """Show the oldest waiting request and read the person's reply, until ``stop`` is set.
+    Everything of the harness's is shown through ``safe_text``: its control characters are
+    spelled out, never sent to the terminal."""
+    from playbench.games.external.shown import safe_text
+
+    def show(text: str) -> None:
+        write(safe_text(text))
 
     while not stop.is_set():
         request = queue.take(0.5)
         if request is None:
             continue
-        request.mark_shown()
-        others = len(queue) - 1
-        write(f"\n=== {request.harness} / {request.task_id} (request {request.id}"
-              f"{f', {others} more waiting' if others > 0 else ''}) ===")
-        write(request.text())
-        for tool in request.tools:
-            write(f"  tool {tool.name}: {tool.description} {dict(tool.parameters)}")
+        try:
+            _show_request(request, len(queue) - 1, show)
+        except Exception as err:  # noqa: BLE001 - one unshowable request must not stop the rest
+            show(f"(request {request.id} cannot be shown: {type(err).__name__}: {err}; "
+                 "it is skipped)")
+            request.abandon("it could not be shown to the person")
+            continue
         try:
             line = read("reply> ")
         except EOFError:
             stop.set()
             return
-        if request.done:
-            write("(the harness stopped waiting for that request)")
+        except UnicodeDecodeError:
+            show("not sent: the line is not UTF-8 text")
             continue
-        if line.strip() == "/skip":
-            request.abandon("the person skipped it")
-        elif line.strip() == "/end":
-            queue.end_episode(request.harness, request.task_id)
-        else:
-            try:
-                request.answer(human_reply(line))
-            except ValueError as err:
-                write(f"not sent: {err}")
+        _answer(queue, request, line, show)
+
+
+def _show_request(request: PendingRequest, others: int, show: Callable[[str], None]) -> None:
+    request.mark_shown()
+    show(f"\n=== {request.harness} / {request.task_id} (request {request.id}"
+         f"{f', {others} more waiting' if others > 0 else ''}) ===")
+    show(request.text())
+    for tool in request.tools:
+        show(f"  tool {tool.name}: {tool.description} {dict(tool.parameters)}")
+
+
+def _answer(queue: RequestQueue, request: PendingRequest, line: str,
+            show: Callable[[str], None]) -> None:
+    from playbench.app.players.external import human_reply
+
+    if request.done:
+        show("(the harness stopped waiting for that request)")
+    elif line.strip() == "/skip":
+        request.abandon("the person skipped it")
+    elif line.strip() == "/end":
+        queue.end_episode(request.harness, request.task_id)
+    else:
+        try:
+            request.answer(human_reply(line))
+        except ValueError as err:
+            show(f"not sent: {err}")
 
 
 async def _serve(args: argparse.Namespace, make_hub: Callable[..., Any]) -> None:
@@ -126,6 +157,10 @@ async def _serve(args: argparse.Namespace, make_hub: Callable[..., Any]) -> None
     run = make_hub(loop, store)
     server = ExternalServer(run.hub, options).start()
     stop = threading.Event()
+    # SIGTERM (a service manager, `kill`) stops like Ctrl-C: running episodes are ended and
+    # recorded, not left `running` for a later command to mark interrupted.
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # (Windows: no such hook)
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
     print(f"{args.command} listening on {server.url} - set the harness's OpenAI base URL to "
           f"it{' and its API key to the token' if options.token else ''}", flush=True)
     try:

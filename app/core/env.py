@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from playbench.games.base import MoveError
-from playbench.games.env import BoardTaskEnv, Env
+from playbench.games.env import AwaitsNext, BoardTaskEnv, Env
 from playbench.games.kind import make_env
 
-__all__ = ["Env", "BoardTaskEnv", "make_env", "MoveError"]
+__all__ = ["AwaitsNext", "Env", "BoardTaskEnv", "make_env", "MoveError"]

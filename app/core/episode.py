@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playbench.app.core.budget import Budget, BudgetUse
-from playbench.app.core.env import Env
+from playbench.app.core.env import AwaitsNext, Env
 from playbench.app.core.owner import process_token
 from playbench.app.core.player import PastStep, PlayContext, Player
 from playbench.app.core.recorder import EpisodeStart, Recorder, StepRecord
@@ -85,6 +85,8 @@ class Deciding:
 
     episode_id: int
     context: PlayContext
+    observation: Observation | None = None
+    """What the player is shown for this decision."""
 
 
 @dataclass(frozen=True)
@@ -362,7 +364,7 @@ class Episode:
         assert self._observation is not None
         ctx = self._context()
         shown = self._shown()
-        self._emit(Deciding(self.episode_id, ctx))
+        self._emit(Deciding(self.episode_id, ctx, shown))
         per_action, overall = self.budget.action_seconds, ctx.seconds_left
         carry, self._carry_ms = self._carry_ms, 0.0
         t0 = self.clock()
@@ -462,6 +464,15 @@ class Episode:
         self._observation = obs
         self._feedback = record.invalid_reason
         self._emit(Stepped(self.episode_id, record, obs, decision))
+        if isinstance(self.env, AwaitsNext):
+            # Only now, with the step committed, wait for what follows it (an outside
+            # harness's next request may never come).
+            following = await self.env.advance()
+            if following is not None:
+                self._observation = following
+                end = (following.info or {}).get("end_reason")
+                if end:
+                    self._terminated, self._end_hint = True, str(end)
 
     async def _finish(self, status: str, reason: str | None,
                       scores: dict[str, float | None]) -> EpisodeResult:

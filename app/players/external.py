@@ -39,10 +39,19 @@ log = logging.getLogger(__name__)
 HUMAN_MODEL = "playbench-human"
 """The model id serve-human answers as (``GET /v1/models``)."""
 
-_HOP_HEADERS = frozenset({"content-length", "content-type", "transfer-encoding", "connection",
-                          "keep-alive", "date", "server", "content-encoding"})
-"""Upstream headers the proxy does not copy: the server writes its own framing (the body is
-passed on whole and decoded), the rest - Retry-After among them - goes back unchanged."""
+PASSED_HEADERS = frozenset({"retry-after", "retry-after-ms", "x-request-id",
+                            "openai-processing-ms"})
+"""Upstream response headers the proxy passes back to the harness (with every
+``x-ratelimit-*``): what OpenAI clients act on (waiting before a retry) or log. Nothing else
+goes back - not ``Set-Cookie``, not a debug header that may repeat the key; the server writes
+its own framing (the body is passed on whole)."""
+
+
+def passed_header(name: str) -> bool:
+    """Whether an upstream response header goes back to the harness (:data:`PASSED_HEADERS`)."""
+    lowered = name.lower()
+    return lowered in PASSED_HEADERS or lowered.startswith("x-ratelimit-")
+
 
 PlayerMaker = Callable[[Exchange], Player]
 """Makes the player of a new episode from its first request."""
@@ -115,8 +124,10 @@ class QueuePlayer:
 class ProxyPlayer:
     """An upstream OpenAI-compatible endpoint answering: each request is forwarded as it came
     (the model replaced by the profile's when one is given) and the upstream answer - a
-    reply, an HTTP error, a broken body - goes back to the harness unchanged. The key is sent
-    upstream only: never recorded, never logged (``playbench.app.agents.redact``)."""
+    reply, an HTTP error, a broken body - goes back to the harness as it came, but for its
+    headers (:data:`PASSED_HEADERS` only) and the key. The key is sent upstream only: masked
+    in whatever comes back before the harness, the record or the log sees it
+    (``playbench.app.agents.redact``)."""
 
     kind = "model"
 
@@ -158,8 +169,21 @@ class ProxyPlayer:
         except (OSError, http.client.HTTPException) as err:
             why = self._redact.text(f"upstream failed: {type(err).__name__}: {err}")
             return error_answer(502, why, "upstream_error")
-        passed = tuple((k, v) for k, v in got.items() if k.lower() not in _HOP_HEADERS)
-        return HttpAnswer(status, data, got.get("Content-Type", "application/json"), passed)
+        return self._masked(status, got, data)
+
+    def _masked(self, status: int, headers: Any, data: bytes) -> HttpAnswer:
+        """The upstream answer as it may go back to the harness and into the record: only
+        :data:`PASSED_HEADERS`, and the key (every secret of the profile) masked wherever it
+        appears - an error that echoes it, a 200 whose text repeats it. An error body is
+        masked by pattern too (``Bearer ...``, ``key=...``); an answer only for the known
+        secrets, so the model's own words pass unchanged."""
+        mask = self._redact.known if status == 200 else self._redact.text
+        text = data.decode("utf-8", "surrogateescape")
+        body = mask(text).encode("utf-8", "surrogateescape")
+        passed = tuple((k, self._redact.text(v)) for k, v in headers.items()
+                       if passed_header(k))
+        kind = self._redact.text(headers.get("Content-Type", "application/json"))
+        return HttpAnswer(status, body, kind, passed)
 
     async def act(self, observation: Observation, context: PlayContext) -> Decision:
         exchange: Exchange = observation.info["exchange"]
@@ -172,7 +196,7 @@ class ProxyPlayer:
         reply, (prompt, completion), problem = read_reply(answer)
         from playbench.app.agents.player import REPLY_LIMIT, cap_reply
 
-        raw, size = cap_reply(self._redact.text(answer.body.decode("utf-8", "replace")))
+        raw, size = cap_reply(answer.body.decode("utf-8", "replace"))  # masked already
         info: dict[str, Any] = {"image_frames": self._frames(exchange, observation)}
         if size > REPLY_LIMIT:
             info["reply_cut"] = {"stored_bytes": REPLY_LIMIT, "reply_bytes": size}
@@ -346,5 +370,5 @@ def human_reply(text: str) -> Reply:
     return Reply(text)
 
 
-__all__ = ["HUMAN_MODEL", "ExternalHub", "PlayerMaker", "ProxyPlayer", "QueuePlayer",
-           "human_reply"]
+__all__ = ["HUMAN_MODEL", "PASSED_HEADERS", "ExternalHub", "PlayerMaker", "ProxyPlayer",
+           "QueuePlayer", "human_reply", "passed_header"]

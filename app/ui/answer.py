@@ -145,6 +145,7 @@ class AnswerView(QWidget):
         split.setStretchFactor(1, 1)
         split.setSizes([250, 560, 430])
         self.status = QLabel("")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # names a harness chose
         self.status.setObjectName("status_line")
         self.status.setWordWrap(True)
 

@@ -27,6 +27,7 @@ from playbench.app.ui.qt import (
     monospace,
 )
 from playbench.games.external.queue import PendingRequest, RequestImage
+from playbench.games.external.shown import safe_text
 
 ROLE_NAMES = {"user": "User", "assistant": "Assistant (the model's earlier reply)",
               "tool": "Tool result"}
@@ -83,6 +84,7 @@ def _card(title: str, body: str = "", mono: bool = False) -> tuple[QFrame, QVBox
     column = QVBoxLayout(card)
     column.setContentsMargins(10, 8, 10, 8)
     head = QLabel(title)
+    head.setTextFormat(Qt.TextFormat.PlainText)  # a harness's role or call id, never markup
     head.setObjectName("card_head")
     column.addWidget(head)
     if body:
@@ -135,7 +137,7 @@ class RequestPane(QScrollArea):
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.setContentsMargins(6, 6, 6, 6)
-        system = request.system_prompt
+        system = safe_text(request.system_prompt)
         column.addWidget(_card("System prompt", system or "(the request has no system "
                                                           "prompt)")[0])
         for turn in conversation(request):
@@ -144,9 +146,11 @@ class RequestPane(QScrollArea):
             card, tools = _card(f"Tools offered ({len(request.tools)})")
             for tool in request.tools:
                 name = QLabel(tool_summary(tool))
+                name.setTextFormat(Qt.TextFormat.PlainText)
                 name.setWordWrap(True)
                 name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 schema = QLabel(tool_schema_text(tool))
+                schema.setTextFormat(Qt.TextFormat.PlainText)
                 schema.setFont(monospace(8))
                 schema.setObjectName("hint")
                 schema.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -176,6 +180,7 @@ class RequestPane(QScrollArea):
             column.addWidget(caption)
         for call in turn.calls:
             line = QLabel(f"called {call}")
+            line.setTextFormat(Qt.TextFormat.PlainText)
             line.setFont(monospace(9))
             line.setWordWrap(True)
             column.addWidget(line)

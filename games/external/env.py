@@ -4,9 +4,12 @@ An outside harness (VisualAgentBench, GameWorld, ING-VP's own programs, any Open
 script) sends one chat request per model call. For PlayBench the harness is the environment:
 ``reset`` waits for its first request, the observation is the request (messages, images,
 tools offered), the action is the reply, and ``step`` hands the reply back to the waiting HTTP
-request and then waits for the harness's next request, which is the next observation. So a
-person or a recorded upstream model answers through the same loop, budget and recorder as
-every other player.
+request and returns, so the loop commits the step at once; ``advance`` then waits for the
+harness's next request, which is the next observation (``playbench.games.env.AwaitsNext``).
+An answered exchange is thus recorded even when the harness sends nothing more or the process
+is stopped. A person or a recorded upstream model answers through the same loop, budget and
+recorder as every other player. A step's frame is the last picture of the request it
+answered.
 
 An episode ends when the harness says so (``X-PlayBench-End: 1`` on its last request, or a
 ``/v1/playbench/score`` or ``/v1/playbench/end`` call), after an idle time without a request,
@@ -28,6 +31,7 @@ from typing import Any
 
 from playbench.games.base import MoveError
 from playbench.games.external.queue import ABANDONED, PendingRequest, Reply, ToolCall
+from playbench.games.external.stored import capped_messages, capped_tools, cut_text
 from playbench.games.external.wire import (
     ChatRequest,
     HttpAnswer,
@@ -210,17 +214,22 @@ def _observation(exchange: Exchange, end_reason: str | None = None) -> Observati
 
 def request_facts(exchange: Exchange) -> dict[str, Any]:
     """What a step records about the request it answered (JSON values): the messages with
-    images as digests, the tools offered, the images, the model asked for, and times."""
+    images as digests, the tools offered, the images, the model asked for, and times - each
+    within the limits of ``playbench.games.external.stored`` (``request.cut`` says what was
+    cut)."""
     pending, request = exchange.pending, exchange.request
+    messages, cut = capped_messages(recorded_messages(request.messages, request.images))
+    tools, tools_cut = capped_tools([{"name": t.name, "description": t.description,
+                                      "parameters": dict(t.parameters)} for t in request.tools])
     facts: dict[str, Any] = {
         "harness": pending.harness, "task_id": pending.task_id,
-        "request": {"model": request.model, "stream": request.stream,
-                    "messages": recorded_messages(request.messages, request.images),
-                    "tools": [{"name": t.name, "description": t.description,
-                               "parameters": dict(t.parameters)} for t in request.tools],
-                    "images": [{"sha256": i.digest, "mime": i.mime, "message": i.message}
-                               for i in request.images],
+        "request": {"model": cut_text(request.model, 256), "stream": request.stream,
+                    "messages": messages, "tools": tools,
+                    "images": [{"sha256": i.digest, "mime": cut_text(i.mime, 100),
+                                "message": i.message} for i in request.images],
                     "arrived": pending.arrived}}
+    if cut or tools_cut:
+        facts["request"]["cut"] = {**cut, **({"tools": len(tools)} if tools_cut else {})}
     think = pending.think_ms()
     if think is not None:
         facts["answer_ms"] = round(think, 3)
@@ -239,6 +248,15 @@ class ExternalEnv:
         self._steps = 0
         self._hash = ""
         self._current: Exchange | None = None
+        self._awaiting = False
+
+    async def advance(self) -> Observation | None:
+        """The harness's next request after an answered one (or the end of the episode:
+        asked for, or idle); None when the last step ended the episode already."""
+        if not self._awaiting:
+            return None
+        self._awaiting = False
+        return await self._advance()
 
     async def _advance(self) -> Observation:
         item = await self.session.next()
@@ -292,11 +310,14 @@ class ExternalEnv:
                               {"name": call.name, "arguments": dict(call.arguments)},
                               "text": answer.reply.text if call is not None else None}
         self._steps += 1
+        # The step is returned (and so recorded) as soon as the answer is handed over; the
+        # harness's next request is awaited afterwards, in :meth:`advance`.
         if exchange.end:
             self.session.stop_accepting()
             obs = _observation(exchange, HARNESS_ENDED)
         else:
-            obs = await self._advance()
+            obs = _observation(exchange)
+            self._awaiting = True
         ended = obs.info.get("end_reason")
         return Transition(obs, valid, True, 0.0, terminated=bool(ended), reason=why,
                           info=facts, invalid_kind=kind)

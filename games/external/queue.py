@@ -31,6 +31,10 @@ from typing import Any
 
 import numpy as np
 
+MAX_PIXELS = 4096 * 4096
+"""Largest picture decoded to be shown and stored as a frame (16.8 million pixels, a 4K
+screenshot twice over)."""
+
 WAITING = "waiting"
 ANSWERED = "answered"
 ABANDONED = "abandoned"
@@ -90,11 +94,16 @@ class RequestImage:
 
     def rgb(self) -> np.ndarray:
         """The image decoded as an H x W x 3 uint8 array (raises ``ValueError`` if the bytes
-        are not an image Pillow can read)."""
+        are not an image Pillow can read, or it has more than :data:`MAX_PIXELS` pixels: a
+        small file may unpack to gigabytes; its digest is still recorded, not its frame)."""
         from PIL import Image, UnidentifiedImageError
 
         try:
             with Image.open(io.BytesIO(self.data)) as img:
+                width, height = img.size
+                if width * height > MAX_PIXELS:
+                    raise ValueError(f"image part is {width}x{height} pixels, over the "
+                                     f"{MAX_PIXELS:,}-pixel limit: not shown or stored")
                 return np.asarray(img.convert("RGB"), dtype=np.uint8)
         except (UnidentifiedImageError, OSError) as err:
             raise ValueError(f"image part is not a readable image: {err}") from err
@@ -375,5 +384,5 @@ class RequestQueue:
         return handler(harness, task_id) if handler is not None else False
 
 
-__all__ = ["ABANDONED", "ANSWERED", "WAITING", "PendingRequest", "Reply", "RequestImage",
-           "RequestQueue", "ToolCall", "ToolSpec", "message_text"]
+__all__ = ["ABANDONED", "ANSWERED", "MAX_PIXELS", "WAITING", "PendingRequest", "Reply",
+           "RequestImage", "RequestQueue", "ToolCall", "ToolSpec", "message_text"]

@@ -13,11 +13,15 @@ is one episode at a time, and pairs run in parallel. A request whose harness dis
 waits longer than ``answer_timeout``, is abandoned (recorded as such by the env) and, in the
 second case, answered with HTTP 504.
 
-Security: the server listens on 127.0.0.1 unless told otherwise, and any other address needs a
-token, which harnesses send as their API key (``Authorization: Bearer TOKEN``); a request
-without it gets 401 before anything is read or recorded. Bodies over ``max_body`` bytes get
-413 unread. It is a threaded stdlib server (one thread per connection, HTTP/1.1 keep-alive), so
-it needs no extra package; the episodes run on the event loop the hub was given.
+Security (docs/security.md, "Harness endpoints"): the server listens on 127.0.0.1 unless told
+otherwise, and any other address needs a token, which harnesses send as their API key
+(``Authorization: Bearer TOKEN``). Before a body is read, a request must pass the guard
+(``playbench.games.external.guard``: its Host is this address, no other site's Origin, a JSON
+content type) and the token check (401); bodies over ``max_body`` bytes get 413 unread, and a
+body that is not what the endpoint takes gets 400 naming the field
+(``playbench.games.external.checks``). Connections are served by a bounded pool of threads
+with read time-outs (``playbench.games.external.httpd``); the episodes run on the event loop
+the hub was given.
 """
 
 from __future__ import annotations
@@ -32,16 +36,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from playbench.games.external.checks import BodyError
 from playbench.games.external.env import Exchange
+from playbench.games.external.guard import allowed_hosts, refusal
+from playbench.games.external.httpd import BoundedHTTPServer, Limits, TimedHandler
+from playbench.games.external.report import read_report
 from playbench.games.external.wire import (
     END_HEADER,
-    HARNESS_HEADER,
     TASK_FROM,
-    TASK_HEADER,
     HttpAnswer,
     WireError,
     error_answer,
@@ -52,9 +57,9 @@ from playbench.games.external.wire import (
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 32 * 1024 * 1024
-"""Largest request body accepted, in bytes (32 MiB: a long conversation with several
-full-size screenshots as base64 stays well under it); larger ones get HTTP 413."""
+MAX_BODY = 16 * 1024 * 1024
+"""Largest request body accepted, in bytes (16 MiB: a long conversation with several
+full-size screenshots as base64 stays well under it); larger ones get HTTP 413 unread."""
 
 
 class Hub(Protocol):
@@ -86,6 +91,8 @@ class ServerOptions:
     """Seconds a request may wait for its answer before it is abandoned (None: as long as
     the harness keeps the connection open)."""
     task_from: str = "first-user"
+    limits: Limits = field(default_factory=Limits)
+    """Worker threads, queue, backlog and read time-outs (``playbench.games.external.httpd``)."""
 
     def check(self) -> None:
         """Refuse options that would expose an unauthenticated endpoint or make no sense."""
@@ -93,6 +100,7 @@ class ServerOptions:
             raise ValueError(f"task_from must be one of {', '.join(TASK_FROM)}")
         if self.max_body <= 0:
             raise ValueError("max_body must be positive")
+        self.limits.check()
         if not is_loopback(self.host) and not self.token:
             raise ValueError(f"listening on {self.host} needs a token (--token); harnesses "
                              "send it as their API key")
@@ -133,9 +141,9 @@ class ExternalServer:
         self._ids_lock = threading.Lock()
         self.refused = 0
         """Requests refused for a missing or wrong token (nothing of them was recorded)."""
-        self._httpd = ThreadingHTTPServer((self.options.host, self.options.port),
-                                          self._handler_class())
-        self._httpd.daemon_threads = True
+        self._httpd = BoundedHTTPServer((self.options.host, self.options.port),
+                                        self._handler_class(), self.options.limits)
+        self.allowed_hosts = allowed_hosts(self.options.host, self.port)
         self._thread: threading.Thread | None = None
 
     @property
@@ -147,6 +155,11 @@ class ExternalServer:
         host = self.options.host
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/v1"
+
+    @property
+    def httpd(self) -> BoundedHTTPServer:
+        """The HTTP server underneath (its open connections, the limits)."""
+        return self._httpd
 
     def start(self) -> ExternalServer:
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
@@ -160,27 +173,51 @@ class ExternalServer:
         if self._thread is not None:
             self._thread.join(5)
 
+    def _next_id(self) -> int:
+        with self._ids_lock:
+            return next(self._ids)
+
     # -- the request handler --------------------------------------------------------------
 
-    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+    def _handler_class(self) -> type[TimedHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+        class Handler(TimedHandler):
+            answered = False
 
             def log_message(self, format: str, *args: Any) -> None:
                 log.debug("%s %s", self.address_string(), format % args)
 
+            def send_error(self, code: int, message: str | None = None,
+                           explain: str | None = None) -> None:
+                """The stdlib's own refusals (a bad request line, headers too long, an
+                unknown method) in OpenAI's JSON error shape rather than an HTML page."""
+                self.close_connection = True
+                self._send(error_answer(code, message or explain or "bad request"))
+
             def _send(self, answer: HttpAnswer) -> None:
+                self.answered = True
+                self.writing()
                 self.send_response(answer.status)
                 self.send_header("Content-Type", answer.content_type)
                 self.send_header("Content-Length", str(len(answer.body)))
                 for name, value in answer.headers:
                     self.send_header(name, value)
+                if self.close_connection:
+                    self.send_header("Connection", "close")
                 self.end_headers()
                 self.wfile.write(answer.body)
 
-            def _authorized(self) -> bool:
+            def _refuse(self, answer: HttpAnswer) -> None:
+                self.close_connection = True  # any body is left unread
+                self._send(answer)
+
+            def _admitted(self, method: str) -> bool:
+                """The guard (``playbench.games.external.guard``), then the token."""
+                refused = refusal(method, self.headers, server.allowed_hosts)
+                if refused is not None:
+                    self._refuse(refused)
+                    return False
                 token = server.options.token
                 if not token:
                     return True
@@ -189,27 +226,57 @@ class ExternalServer:
                     given[7:].strip().encode(), token.encode())
                 if not ok:
                     server.refused += 1
-                    self.close_connection = True
-                    self._send(error_answer(401, "a valid API key (the server's token) is "
-                                                 "required", "authentication_error"))
+                    self._refuse(error_answer(401, "a valid API key (the server's token) is "
+                                                   "required", "authentication_error"))
                 return ok
 
             def _body(self) -> bytes | None:
                 length = self.headers.get("Content-Length")
-                if length is None or not length.strip().isdigit():
-                    self.close_connection = True
-                    self._send(error_answer(411, "a Content-Length header is required"))
+                if length is None:
+                    self._refuse(error_answer(411, "a Content-Length header is required"))
+                    return None
+                length = length.strip()
+                if not (length.isascii() and length.isdigit()) or len(length) > 18:
+                    self._refuse(error_answer(400, f"Content-Length {length!r} is not a "
+                                                   "number of bytes", param="Content-Length"))
                     return None
                 size = int(length)
                 if size > server.options.max_body:
-                    self.close_connection = True  # the body is left unread
-                    self._send(error_answer(413, f"the body is {size} bytes; the limit is "
-                                                 f"{server.options.max_body}"))
+                    self._refuse(error_answer(413, f"the body is {size} bytes; the limit is "
+                                                   f"{server.options.max_body}"))
                     return None
-                return self.rfile.read(size)
+                try:
+                    return self.read_body(size)
+                except TimeoutError:
+                    self._refuse(error_answer(408, f"the body did not arrive within "
+                                                   f"{server.options.limits.body_seconds:g} s",
+                                              "timeout"))
+                    return None
+
+            def _guarded(self, work: Callable[[], None]) -> None:
+                """Run ``work``; a failure nobody foresaw still gets an answer (HTTP 500)
+                and never a dropped connection."""
+                self.answered = False
+                try:
+                    work()
+                except (TimeoutError, ConnectionError):
+                    self.close_connection = True
+                except Exception:
+                    log.exception("request %s %s failed", self.command, self.path)
+                    if not self.answered:
+                        self._refuse(error_answer(500, "the endpoint failed on this request "
+                                                       "(see its log)", "server_error"))
+                    else:
+                        self.close_connection = True
 
             def do_GET(self) -> None:
-                if not self._authorized():
+                self._guarded(self._get)
+
+            def do_POST(self) -> None:
+                self._guarded(self._post)
+
+            def _get(self) -> None:
+                if not self._admitted("GET"):
                     return
                 if self.path.rstrip("/") in ("/v1/models", "/models"):
                     data = [{"id": m, "object": "model", "owned_by": "playbench"}
@@ -217,10 +284,10 @@ class ExternalServer:
                     self._send(HttpAnswer(200, json.dumps({"object": "list", "data": data})
                                           .encode()))
                 else:
-                    self._send(error_answer(404, f"no such path: {self.path}"))
+                    self._send(error_answer(404, f"no such path: {self.path[:200]}"))
 
-            def do_POST(self) -> None:
-                if not self._authorized():
+            def _post(self) -> None:
+                if not self._admitted("POST"):
                     return
                 path = self.path.rstrip("/")
                 body = self._body()
@@ -233,21 +300,19 @@ class ExternalServer:
                 elif path == "/v1/playbench/end":
                     self._score(body, end_only=True)
                 else:
-                    self._send(error_answer(404, f"no such path: {self.path}"))
+                    self._send(error_answer(404, f"no such path: {self.path[:200]}"))
 
             def _chat(self, raw: bytes) -> None:
                 try:
                     request = parse_body(raw)
                 except WireError as err:
-                    self._send(error_answer(400, str(err)))
+                    self._send(error_answer(400, str(err), param=err.param))
                     return
                 headers = {k: v for k, v in self.headers.items()}
                 harness, task_id = task_key(request, headers, server.options.task_from)
                 end = self.headers.get(END_HEADER, "").strip().lower() in ("1", "true", "yes")
-                with server._ids_lock:
-                    ident = next(server._ids)
-                exchange = Exchange(request, pending_request(request, harness, task_id, ident),
-                                    end=end)
+                exchange = Exchange(request, pending_request(request, harness, task_id,
+                                                             server._next_id()), end=end)
                 server.hub.submit(exchange)
                 answer = self._wait(exchange)
                 if answer is not None:
@@ -272,49 +337,24 @@ class ExternalServer:
 
             def _score(self, raw: bytes, *, end_only: bool) -> None:
                 try:
-                    data = json.loads(raw.decode("utf-8") or "{}")
-                    if not isinstance(data, dict):
-                        raise ValueError("the body must be a JSON object")
-                    harness = str(self.headers.get(HARNESS_HEADER) or data.get("harness")
-                                  or "harness")
-                    task = self.headers.get(TASK_HEADER) or data.get("task")
-                    scores = {} if end_only else _scores_of(data)
-                except (UnicodeDecodeError, ValueError, TypeError) as err:
-                    self._send(error_answer(400, f"cannot read the body: {err}"))
+                    report = read_report(raw, self.headers, end_only=end_only)
+                except BodyError as err:
+                    self._send(error_answer(400, str(err), param=err.param))
                     return
                 if end_only:
-                    if task is None or not server.hub.end(harness, str(task)):
+                    if report.task is None or not server.hub.end(report.harness, report.task):
                         self._send(error_answer(404, "no running episode for that harness "
                                                      "and task"))
                         return
                     self._send(HttpAnswer(200, b'{"ended": true}'))
                     return
-                found = server.hub.report(harness, None if task is None else str(task),
-                                          scores)
+                found = server.hub.report(report.harness, report.task, report.scores)
                 if found is None:
                     self._send(error_answer(404, "no episode of that harness and task"))
                     return
                 self._send(HttpAnswer(200, json.dumps(found).encode()))
 
         return Handler
-
-
-def _scores_of(data: dict[str, Any]) -> dict[str, float | None]:
-    """``score`` (a number) and ``success`` (true/false, stored as ``solved`` 1/0) of a score
-    report; at least one must be there."""
-    out: dict[str, float | None] = {}
-    if data.get("score") is not None:
-        value = data["score"]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError("'score' must be a number")
-        out["score"] = float(value)
-    if data.get("success") is not None:
-        if not isinstance(data["success"], bool):
-            raise ValueError("'success' must be true or false")
-        out["solved"] = 1.0 if data["success"] else 0.0
-    if not out:
-        raise ValueError("give 'score' (a number) or 'success' (true/false)")
-    return out
 
 
 __all__ = ["MAX_BODY", "ExternalServer", "Hub", "ServerOptions", "is_loopback"]

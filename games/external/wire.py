@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from playbench.games.external.checks import BodyError, check_chat, load_json
 from playbench.games.external.queue import (
     PendingRequest,
     Reply,
@@ -35,9 +36,15 @@ TASK_FROM = ("first-user", "system")
 of the first user message (text and images), or of the system prompt."""
 
 
-class WireError(ValueError):
+MAX_MESSAGES = 4096
+"""Most messages one request may carry (a long agent run has a few hundred)."""
+MAX_IMAGES = 256
+"""Most image parts one request may carry (each is decoded to be shown and recorded)."""
+
+
+class WireError(BodyError):
     """A request body that is not a chat completion request; the message says what is wrong
-    (sent back to the harness with HTTP 400)."""
+    (sent back to the harness with HTTP 400, ``param`` naming the field)."""
 
 
 @dataclass(frozen=True)
@@ -66,50 +73,51 @@ class ChatRequest:
 
 def parse_body(raw: bytes) -> ChatRequest:
     """Read a ``/v1/chat/completions`` body; image parts must be data URLs (``data:...;base64``)
-    since a person has to see them and the record has to keep them."""
+    since a person has to see them and the record has to keep them. A body that is not a chat
+    request raises :class:`WireError` naming the field (``playbench.games.external.checks``)."""
     try:
-        body = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise WireError(f"the body is not JSON: {err}") from None
-    if not isinstance(body, dict):
-        raise WireError("the body must be a JSON object")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages or \
-            not all(isinstance(m, dict) for m in messages):
-        raise WireError("'messages' must be a non-empty list of message objects")
+        body = load_json(raw)
+        check_chat(body)
+    except BodyError as err:
+        raise WireError(str(err), err.param) from None
+    messages = body["messages"]
+    if len(messages) > MAX_MESSAGES:
+        raise WireError(f"messages has {len(messages)} entries; the limit is {MAX_MESSAGES}",
+                        "messages")
     images: list[RequestImage] = []
     for i, m in enumerate(messages):
         content = m.get("content")
         if not isinstance(content, list):
             continue
-        for part in content:
-            if isinstance(part, dict) and part.get("type") == "image_url":
-                images.append(_image(part, i))
+        for j, part in enumerate(content):
+            if part.get("type") == "image_url":
+                images.append(_image(part, f"messages[{i}].content[{j}].image_url", i))
+            if len(images) > MAX_IMAGES:
+                raise WireError(f"messages carry more than {MAX_IMAGES} images", "messages")
     tools = tuple(_tool(t) for t in body.get("tools") or ())
     return ChatRequest(body=body, messages=tuple(messages), tools=tools, images=tuple(images),
                        stream=bool(body.get("stream")), model=str(body.get("model") or ""),
                        user=str(body.get("user") or ""))
 
 
-def _image(part: Mapping[str, Any], message: int) -> RequestImage:
+def _image(part: Mapping[str, Any], where: str, message: int) -> RequestImage:
     ref = part.get("image_url")
     url = ref.get("url") if isinstance(ref, Mapping) else ref
     if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
-        raise WireError("image parts must be data URLs (data:image/png;base64,...)")
+        raise WireError(f"{where}: image parts must be data URLs (data:image/png;base64,...)",
+                        where)
     head, data = url[5:].split(",", 1)
     if not head.endswith(";base64"):
-        raise WireError("image data URLs must be base64")
+        raise WireError(f"{where}: image data URLs must be base64", where)
     try:
         decoded = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as err:
-        raise WireError(f"an image part is not valid base64: {err}") from None
+        raise WireError(f"{where} is not valid base64: {err}", where) from None
     return RequestImage(decoded, head[: -len(";base64")] or "image/png", message)
 
 
-def _tool(spec: Any) -> ToolSpec:
-    fn = spec.get("function") if isinstance(spec, Mapping) else None
-    if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str):
-        raise WireError("each tool must be {'type': 'function', 'function': {'name': ...}}")
+def _tool(spec: Mapping[str, Any]) -> ToolSpec:
+    fn = spec["function"]  # its shape is checked (checks.check_chat)
     params = fn.get("parameters")
     return ToolSpec(fn["name"], str(fn.get("description") or ""),
                     params if isinstance(params, Mapping) else {})
@@ -238,9 +246,10 @@ def reply_answer(reply: Reply, *, model: str, stream: bool,
     return HttpAnswer(200, text.encode("utf-8"), "text/event-stream")
 
 
-def error_answer(status: int, message: str, kind: str = "invalid_request_error") -> HttpAnswer:
-    """An OpenAI-style error body."""
-    body = {"error": {"message": message, "type": kind, "code": status}}
+def error_answer(status: int, message: str, kind: str = "invalid_request_error",
+                 param: str | None = None) -> HttpAnswer:
+    """An OpenAI-style error body (``param``: the request field at fault, if one is)."""
+    body = {"error": {"message": message, "type": kind, "param": param, "code": status}}
     return HttpAnswer(status, json.dumps(body).encode("utf-8"))
 
 
@@ -307,7 +316,8 @@ def _read_stream(text: str) -> tuple[Reply | None, tuple[int, int], str]:
     return _reply_of("".join(content), tool_calls), usage, ""
 
 
-__all__ = ["END_HEADER", "HARNESS_HEADER", "KEY_PREFIX", "TASK_FROM", "TASK_HEADER", "ChatRequest",
+__all__ = ["END_HEADER", "HARNESS_HEADER", "KEY_PREFIX", "MAX_IMAGES", "MAX_MESSAGES",
+           "TASK_FROM", "TASK_HEADER", "ChatRequest",
            "HttpAnswer", "WireError", "error_answer", "estimate_tokens", "parse_body",
            "pending_request", "read_reply", "recorded_messages", "reply_answer", "task_hash",
            "task_key"]

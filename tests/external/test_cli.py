@@ -3,13 +3,10 @@ serve-model, as real processes; the example harness talks to both."""
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
 import sys
-
-import pytest
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
 from playbench.db.engine import open_database
@@ -34,11 +31,6 @@ def stop(proc: subprocess.Popen) -> tuple[str, str]:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     return out, err
-
-
-@pytest.fixture
-def env(tmp_path, db_url):
-    return dict(os.environ, PLAYBENCH_DB=db_url, PLAYBENCH_CONFIG_DIR=str(tmp_path / "cfg"))
 
 
 def test_serve_human_answered_on_the_terminal(env, tmp_path, db_url):

@@ -182,7 +182,12 @@ def test_external_kind_turns_a_request_into_an_observation_and_a_reply_into_its_
         assert exchange.pending.answer(action.move.reply)  # as a person would
         session.end("harness_ended")  # after this reply
         tr = await env.step(action)
-        assert tr.valid and tr.terminated and tr.info["reply"]["tool_call"]["name"] == "wave"
+        # the answer is out as soon as step returns (the loop records it then); what follows
+        # - here the end - comes from advance()
+        assert tr.valid and not tr.terminated and exchange.completed
+        assert tr.info["reply"]["tool_call"]["name"] == "wave"
+        following = await env.advance()
+        assert following is not None and following.info["end_reason"] == "harness_ended"
         answer = exchange.response(1)
         reply = _json.loads(answer.body)["choices"][0]["message"]
         assert answer.status == 200 and reply["tool_calls"][0]["function"]["name"] == "wave"

@@ -21,6 +21,7 @@ from typing import Any
 
 from playbench.app.ui.models.tool_form import Raw, ToolForm, tool_form
 from playbench.games.external.queue import PendingRequest, Reply, ToolCall, ToolSpec, message_text
+from playbench.games.external.shown import safe_text
 
 TEXT, TOOL = "text", "tool"
 """The two ways to answer."""
@@ -55,7 +56,8 @@ def conversation(request: PendingRequest) -> list[Turn]:
             note = f"for call {message['tool_call_id']}"
         elif message.get("name"):
             note = str(message["name"])
-        turns.append(Turn(role, message_text(message), images, calls, note))
+        turns.append(Turn(safe_text(role), safe_text(message_text(message)), images,
+                          tuple(safe_text(c) for c in calls), safe_text(note)))
     return turns
 
 
@@ -78,7 +80,7 @@ def waited(seconds: float) -> str:
 def queue_line(request: PendingRequest, now: float) -> str:
     """One row of the queue, two lines: harness and task, then how long the request has
     waited (``now`` on the same monotonic clock as the request's arrival)."""
-    return (f"{request.harness} · task {request.task_id}\n"
+    return (f"{safe_text(request.harness)} · task {safe_text(request.task_id)}\n"
             f"waiting {waited(now - request.arrived_monotonic)}")
 
 
@@ -87,12 +89,12 @@ def tool_summary(tool: ToolSpec) -> str:
     props = tool.parameters.get("properties") if isinstance(tool.parameters, Mapping) else None
     names = ", ".join(props) if isinstance(props, Mapping) else ""
     head = f"{tool.name}({names})"
-    return f"{head} - {tool.description}" if tool.description else head
+    return safe_text(f"{head} - {tool.description}" if tool.description else head)
 
 
 def tool_schema_text(tool: ToolSpec) -> str:
     """The tool's parameter schema as indented JSON, exactly what the model would read."""
-    return json.dumps(dict(tool.parameters), indent=2, ensure_ascii=False)
+    return safe_text(json.dumps(dict(tool.parameters), indent=2, ensure_ascii=False))
 
 
 def form_for(tool: ToolSpec) -> ToolForm:

@@ -23,6 +23,7 @@ from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Started, S
 from playbench.app.core.recorder import StepRecord
 from playbench.app.core.types import Observation
 from playbench.games.external.queue import message_text
+from playbench.games.external.shown import safe_text
 
 TEXT_LIMIT = 600
 """Characters of the harness's last message shown on a card (the whole request is recorded;
@@ -30,7 +31,7 @@ the episode viewer shows it all)."""
 
 
 def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
+    return html.escape(safe_text(text), quote=False)
 
 
 def _cut(text: str, limit: int = TEXT_LIMIT) -> str:
@@ -129,7 +130,7 @@ class ExchangeFeed:
             return FeedUpdate(status=f"Episode #{event.episode_id} started: "
                                      f"{self._who[event.episode_id]}")
         if isinstance(event, Deciding):
-            obs = self._latest.get(event.episode_id)
+            obs = event.observation or self._latest.get(event.episode_id)
             if obs is None:
                 return None
             key = self._key(event.episode_id, event.context.decision)
