@@ -415,6 +415,9 @@ class BrowserGameEnv:
                 "game_ms": _number(self.state.get("gameTimeMs"))}
         if was_reset:
             info["reset"] = True
+        blocked = self.session.take_blocked() if self.session is not None else []
+        if blocked:  # what the game's page tried outside its folder (docs/security.md)
+            info["blocked"] = blocked
         return Transition(obs, True, changed or was_reset, 0.0, terminated, reason, info)
 
     async def _evaluate(self) -> tuple[str | None, bool, bool]:
