@@ -398,6 +398,10 @@ class BrowserGameEnv:
         t1 = time.perf_counter()
         try:
             await self.execute(command)
+        except Exception as err:  # a page that died (out of memory): say so, not Playwright
+            if self.session is not None and self.session.crashed is not None:
+                raise BrowserError(self.session.crashed) from err
+            raise
         finally:
             if resuming is not None:
                 await resuming

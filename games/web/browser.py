@@ -111,9 +111,10 @@ class Browser:
         self.executable = executable or chromium_executable()
         self.sandbox = sandbox
         try:
-            self.memory_mb = memory.page_memory_mb(memory_mb)
+            limit = memory.page_memory_mb(memory_mb)
         except ValueError as err:
             raise BrowserError(str(err)) from None
+        self.memory_mb = limit
         """MiB each page process may use, None for no limit (``memory_mb``: a number, 0 for
         none, left out: ``$PLAYBENCH_PAGE_MEMORY_MB`` or 1024; :mod:`.memory`)."""
         self.memory_note = ""

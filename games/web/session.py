@@ -136,7 +136,7 @@ class PageSession:
     async def answer(self, aw: Awaitable[T], what: str) -> T:
         """``aw`` bounded by the action timeout (see :func:`bounded`): for evaluations and
         DevTools calls, which Playwright's own timeouts do not cover. A page that crashed
-        (see :meth:`crash_note`) raises :class:`BrowserError` saying so."""
+        (see :meth:`note_crash`) raises :class:`BrowserError` saying so."""
         try:
             return await bounded(aw, self.options.action_timeout_ms / 1000, what)
         except Exception as err:

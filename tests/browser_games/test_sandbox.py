@@ -1,6 +1,7 @@
 """A hostile catalog game in real Chromium (issue 27): its folder links to a secret outside and
 its page tries WebRTC and reads the links. The page gets 403s and no datagram leaves; the
-WebRTC attempt is on the recorded step, in a real SQLite file."""
+WebRTC attempt is on the recorded step, in a real SQLite file. A game that allocates without
+end on a key press ends its episode as an error naming the crash, the steps before it kept."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from playbench.games.kind import EnvServices
 from playbench.games.types import Task
 from playbench.games.web.browser import Browser
 from tests.browser_games.test_harness import Texts
-from tests.web.probes import UdpListener, webrtc_script
+from tests.web.probes import UdpListener, runaway_script, webrtc_script
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 
@@ -31,7 +32,7 @@ window.__leak = Promise.all(['leak.txt', 'outdir/secret.txt'].map((p) =>
 """
 
 
-def hostile_catalog(base: Path, udp_port: int) -> Path:
+def hostile_catalog(base: Path, udp_port: int, extra: str = "") -> Path:
     root = base / "catalog"
     shutil.copytree(CATALOG, root)
     (base / "outside").mkdir()
@@ -42,7 +43,8 @@ def hostile_catalog(base: Path, udp_port: int) -> Path:
     page = game / "index.html"
     page.write_text(page.read_text().replace(
         '<script src="game_api.js">',
-        f"<script>{webrtc_script(udp_port)}{READ_LINKS}</script><script src=\"game_api.js\">"))
+        f"<script>{webrtc_script(udp_port)}{READ_LINKS}{extra}</script>"
+        '<script src="game_api.js">'))
     return root
 
 
@@ -74,4 +76,26 @@ async def test_a_hostile_game_reads_no_link_and_sends_no_webrtc(tmp_path):
     webrtc = [b for b in steps[0].info.get("blocked", []) if b["type"] == "webrtc"]
     assert {b["url"] for b in webrtc} == {f"stun:127.0.0.1:{udp.port}",
                                           f"turn:127.0.0.1:{udp.port}?transport=udp"}
+    store.db.dispose()
+
+
+async def test_a_game_that_runs_out_of_memory_ends_its_episode_as_an_error(tmp_path):
+    store = Store(open_database(f"sqlite:///{tmp_path / 'oom.sqlite3'}"))
+    on_fall = (runaway_script(2048, "arrays") + "document.addEventListener('keydown', "
+               "(e) => { if (e.key === 'ArrowDown') grow(); });")
+    with UdpListener() as udp:
+        root = hostile_catalog(tmp_path, udp.port, on_fall)
+    level = KIND.load_with("01_probe/01_01", options={"catalog": str(root)})[0]
+    task = Task(KIND.name, level, {}, "test")
+    async with Browser() as browser:
+        env = KIND.make_env(task, services=EnvServices(extra={"browser": browser}))
+        env.use_setting(SETTINGS["default"])
+        result = await play(task, Texts(["step_right", "fall", "step_right"]),
+                            setting=SETTINGS["default"], budget=SETTINGS["default"].budget,
+                            recorder=DbRecorder(store), make_env=lambda t: env)
+    assert result.status == "error"
+    assert "crashed" in result.end_reason and "out of memory" in result.end_reason
+    stored = store.episode(result.episode_id)
+    assert stored.episode.status == "error"
+    assert [s.action for s in store.steps(result.episode_id)] == ["step_right"]
     store.db.dispose()
