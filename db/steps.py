@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from playbench.db.caps import cap_step_row
 from playbench.db.engine import Database
 from playbench.db.models import Step
 
@@ -43,10 +44,11 @@ class StepRecord:
 
     def to_row(self) -> dict[str, Any]:
         """Column values of the ``steps`` row holding this record (without the episode,
-        frame and creation time, which the writer adds)."""
+        frame and creation time, which the writer adds), every text held to the stored-field
+        cap (:mod:`playbench.db.caps`; what was cut is named in ``info["cut"]``)."""
         row = {name: getattr(self, name) for name in RECORD_FIELDS}
         row["info"] = dict(self.info)
-        return row
+        return cap_step_row(row)
 
     @classmethod
     def from_row(cls, row: Any) -> StepRecord:

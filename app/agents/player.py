@@ -22,6 +22,7 @@ from playbench.app.agents.protocols.base import Prompt, PromptProtocol, Turn
 from playbench.app.core.player import PlayContext
 from playbench.app.core.settings import undo_allowed
 from playbench.app.core.types import Decision, Invalid, Observation
+from playbench.db.caps import cut_text
 
 REPLY_LIMIT = 256 * 1024
 """The most of one reply stored with a step, in UTF-8 bytes (docs/security.md, Limits). A
@@ -31,14 +32,11 @@ both sizes. Without the cap a runaway model's 10 MB reply is stored on every ste
 
 def cap_reply(text: str, limit: int = REPLY_LIMIT) -> tuple[str, int]:
     """``text`` as it is stored: whole when its UTF-8 form fits ``limit`` bytes, else its
-    first ``limit`` bytes (never splitting a character) and a note. Returns the stored text and
-    the reply's size in bytes."""
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit:
-        return text, len(data)
-    head = data[:limit].decode("utf-8", "ignore")
-    return (f"{head}\n[reply cut by PlayBench: {limit} of {len(data)} bytes stored]",
-            len(data))
+    first ``limit`` bytes (never splitting a character) and a note, by the rule every stored
+    field follows (:func:`playbench.db.caps.cut_text`). Returns the stored text and the
+    reply's size in bytes."""
+    stored, cut = cut_text(text, limit, "reply")
+    return stored, (cut["bytes"] if cut else len(text.encode("utf-8", "surrogatepass")))
 
 
 class Completer(Protocol):

@@ -398,6 +398,10 @@ class BrowserGameEnv:
         t1 = time.perf_counter()
         try:
             await self.execute(command)
+        except Exception as err:  # a page that died (out of memory): say so, not Playwright
+            if self.session is not None and self.session.crashed is not None:
+                raise BrowserError(self.session.crashed) from err
+            raise
         finally:
             if resuming is not None:
                 await resuming
@@ -415,6 +419,9 @@ class BrowserGameEnv:
                 "game_ms": _number(self.state.get("gameTimeMs"))}
         if was_reset:
             info["reset"] = True
+        blocked = self.session.take_blocked() if self.session is not None else []
+        if blocked:  # what the game's page tried outside its folder (docs/security.md)
+            info["blocked"] = blocked
         return Transition(obs, True, changed or was_reset, 0.0, terminated, reason, info)
 
     async def _evaluate(self) -> tuple[str | None, bool, bool]:

@@ -3,19 +3,24 @@
 Games are plain HTML/JS (docs/reference/browser-games.md): they need an origin (``file://``
 pages cannot load modules or fetch their assets), nothing else. Like the external harness's
 server (:mod:`playbench.games.external.server`) this is the standard library's threading HTTP
-server bound to the loopback interface only, on a free port; it serves the files under one
-directory read-only, never lists directories, and tells the browser not to cache (a game edited
-between two episodes is loaded fresh).
+server bound to the loopback interface only, on a free port; it serves the regular files under
+one directory read-only (through :func:`playbench.games.web.static.open_inside`: no symbolic
+links, no way out of the folder), never lists directories, and tells the browser not to cache
+(a game edited between two episodes is loaded fresh).
 """
 
 from __future__ import annotations
 
+import email.utils
 import logging
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+from urllib.parse import urlsplit
+
+from playbench.games.web.static import FileRefused, IsDirectory, open_inside
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +28,7 @@ HOST = "127.0.0.1"
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    """Files only (no directory listings), no caching, quiet."""
+    """Regular files inside the folder only (no links, no listings), no caching, quiet."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript",
                       ".mjs": "text/javascript", ".wasm": "application/wasm",
@@ -35,6 +40,29 @@ class _Handler(SimpleHTTPRequestHandler):
     def list_directory(self, path: Any) -> None:
         self.send_error(404, "no listing")
         return None
+
+    def send_head(self) -> BinaryIO | None:
+        """Answer the head of a GET or HEAD: the file is found by :func:`open_inside` (the
+        standard handler would follow links out of the folder)."""
+        path = urlsplit(self.path).path
+        try:
+            handle, info, name = open_inside(Path(self.directory), path)
+        except IsDirectory:
+            self.send_response(301)
+            self.send_header("Location", path + "/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        except FileRefused as err:
+            log.info("game server refused %s: %s", self.path[:200], err)
+            self.send_error(err.status, "not served" if err.status == 403 else "not found")
+            return None
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(name))
+        self.send_header("Content-Length", str(info.st_size))
+        self.send_header("Last-Modified", email.utils.formatdate(info.st_mtime, usegmt=True))
+        self.end_headers()
+        return handle
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")

@@ -13,6 +13,10 @@ nobody checked. The rules, from issue 16 item 7:
 - every call into the page is bounded (:func:`playbench.games.web.session.bounded`): a script
   that hangs or loops makes the render fail with :class:`RenderFailed` (``timeout``) after the
   limit, and the context is thrown away, so the app never waits on it.
+- a page whose process dies (out of its memory limit, :mod:`playbench.games.web.memory`) makes
+  the render fail with :class:`RenderFailed` (``crashed``);
+- every request the page's session refused (another host, WebRTC) is kept on the
+  :class:`Sandbox` until its kind takes it for the step (:meth:`Sandbox.take_blocked`).
 
 Time inside the page is game time: the context's clock is Playwright's fake clock, and
 :meth:`SandboxPage.pause` advances it (firing timers) and finishes running CSS animations and
@@ -60,8 +64,9 @@ class Limits:
 
 class RenderFailed(RuntimeError):
     """A submission could not be rendered. ``reason`` is ``too_large`` (refused before
-    rendering), ``timeout`` (a script hung or looped), ``load`` (the page did not open) or
-    ``interaction`` (a scripted interaction found nothing to act on)."""
+    rendering), ``timeout`` (a script hung or looped), ``load`` (the page did not open),
+    ``crashed`` (the page's process died, most likely out of memory) or ``interaction`` (a
+    scripted interaction found nothing to act on)."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -174,10 +179,14 @@ class SandboxPage:
         :class:`RenderFailed` (``timeout``)."""
         try:
             return await bounded(aw, self.limits.script_seconds, what)
-        except BrowserError as err:
-            raise RenderFailed("timeout", f"the page did not answer ({what}) within "
-                               f"{self.limits.script_seconds:g} s: a script hangs or loops"
-                               ) from err
+        except Exception as err:
+            if self.session.crashed is not None:
+                raise RenderFailed("crashed", self.session.crashed) from err
+            if isinstance(err, BrowserError):
+                raise RenderFailed("timeout", f"the page did not answer ({what}) within "
+                                   f"{self.limits.script_seconds:g} s: a script hangs or loops"
+                                   ) from err
+            raise
 
     async def evaluate(self, script: str, arg: Any = None) -> Any:
         return await self.call(self.page.evaluate(script, arg), "an evaluation")
@@ -233,6 +242,14 @@ class Sandbox:
         self.browser = browser
         self.server = server
         self.limits = limits or Limits()
+        self.blocked: list[dict[str, str]] = []
+        """What the pages rendered since the last :meth:`take_blocked` tried and were refused
+        (records as in :attr:`PageSession.blocked_requests`)."""
+
+    def take_blocked(self) -> list[dict[str, str]]:
+        """The refusals of the renders since the last call (for the step that made them)."""
+        out, self.blocked = self.blocked, []
+        return out
 
     @asynccontextmanager
     async def open(self, files: Mapping[str, str | bytes], *,
@@ -265,6 +282,8 @@ class Sandbox:
             except RenderFailed:
                 raise
             except Exception as err:
+                if session.crashed is not None:
+                    raise RenderFailed("crashed", session.crashed) from err
                 timed_out = "timeout" in type(err).__name__.lower() or "Timeout" in str(err)
                 raise RenderFailed("timeout" if timed_out else "load",
                                    f"the page did not load: {str(err).splitlines()[0][:200]}"
@@ -274,6 +293,7 @@ class Sandbox:
         finally:
             self.server.withdraw(token)
             if session is not None:
+                self.blocked.extend(session.take_blocked())
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(session.close(), 10)
 

@@ -133,6 +133,8 @@ class CssRepairEnv:
         self.fixed = False
         self.timings: list[tuple[float, float]] = []
         """(render seconds, SSIM seconds) of every screenshot taken after an edit."""
+        self.blocked: list[dict[str, str]] = []
+        """What the renders since the last step tried and the sandbox refused."""
 
     # -- state -----------------------------------------------------------------------------
 
@@ -182,6 +184,8 @@ class CssRepairEnv:
             except Exception:  # Chromium refused one capture (seen under heavy load): once more
                 if attempt:
                     raise
+            finally:
+                self.blocked.extend(box.take_blocked())
         return np.full((VIEWPORT[1], VIEWPORT[0], 3), 255, dtype=np.uint8)
 
     async def _shoot(self) -> None:
@@ -205,6 +209,8 @@ class CssRepairEnv:
                 return found
         except RenderFailed as err:
             return {"error": str(err)}
+        finally:
+            self.blocked.extend(box.take_blocked())
 
     # -- the loop's protocol ---------------------------------------------------------------
 
@@ -247,6 +253,8 @@ class CssRepairEnv:
     def _done(self, valid: bool, changed: bool, *, reason: str | None = None,
               terminated: bool = False, invalid: str | None = None) -> Transition:
         info: dict[str, Any] = {"tool": self.result}
+        if self.blocked:
+            info["blocked"], self.blocked = self.blocked, []
         if changed and self.edits:
             e = self.edits[-1]
             info["edit"] = {"selector": e.selector, "property": e.property, "value": e.value,

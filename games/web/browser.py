@@ -17,6 +17,7 @@ import asyncio
 import logging
 import os
 import re
+import secrets
 import sys
 from collections import deque
 from pathlib import Path
@@ -29,15 +30,20 @@ from playwright.async_api import Error as PlaywrightError
 if TYPE_CHECKING:
     from playwright.async_api import Geolocation
 
+from playbench.games.web import memory
 from playbench.games.web.fence import NetworkFence
 from playbench.games.web.session import BrowserError, PageSession, SessionOptions, short_error
+from playbench.games.web.webrtc import WEBRTC_LAUNCH_ARGS
 
 log = logging.getLogger(__name__)
 
 LAUNCH_ARGS = ("--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync",
                # WebRTC may only use TCP through the proxy (the fence), never its own UDP.
-               "--force-webrtc-ip-handling-policy=disable_non_proxied_udp")
+               *WEBRTC_LAUNCH_ARGS)
+MARKER = "--playbench-browser"
+"""A switch Chromium ignores, given a fresh value per launch, by which the browser's process
+is found to bound its page processes' memory (:mod:`playbench.games.web.memory`)."""
 NO_SANDBOX = "--no-sandbox"
 SYSTEM_CHROMIUM = "/usr/bin/chromium"
 
@@ -100,10 +106,19 @@ class Browser:
     takes 10-50 ms on an idle machine, under a second on a loaded one)."""
 
     def __init__(self, headless: bool = True, executable: str | None = None,
-                 sandbox: bool = True) -> None:
+                 sandbox: bool = True, memory_mb: int | None = None) -> None:
         self.headless = headless
         self.executable = executable or chromium_executable()
         self.sandbox = sandbox
+        try:
+            limit = memory.page_memory_mb(memory_mb)
+        except ValueError as err:
+            raise BrowserError(str(err)) from None
+        self.memory_mb = limit
+        """MiB each page process may use, None for no limit (``memory_mb``: a number, 0 for
+        none, left out: ``$PLAYBENCH_PAGE_MEMORY_MB`` or 1024; :mod:`.memory`)."""
+        self.memory_note = ""
+        """Why the page memory limit is only partly in force (empty when it is fully)."""
         self.sandboxed: bool | None = None
         self.sandbox_note = ""
         self._pw: Playwright | None = None
@@ -129,13 +144,29 @@ class Browser:
                                + missing_chromium_advice()) from err
         return self
 
+    def _args(self, marker: str) -> list[str]:
+        args = [*LAUNCH_ARGS, f"{MARKER}={marker}"]
+        if self.memory_mb is not None:
+            args.append(memory.js_flags(self.memory_mb))
+        return args
+
     async def _launch(self, pw: Playwright) -> PwBrowser:
+        """Chromium (see :meth:`_launch_once`) with its page processes' memory bounded."""
+        marker = secrets.token_hex(8)
+        browser = await self._launch_once(pw, marker)
+        if self.memory_mb is not None:
+            self.memory_note = memory.limit_children(f"{MARKER}={marker}", self.memory_mb)
+            if self.memory_note:
+                log.warning("page memory limit: %s", self.memory_note)
+        return browser
+
+    async def _launch_once(self, pw: Playwright, marker: str) -> PwBrowser:
         """Chromium with its sandbox if it starts so, else without it (reason logged)."""
         if self.sandbox:
             try:
                 browser = await pw.chromium.launch(
                     headless=self.headless, executable_path=self.executable,
-                    args=list(LAUNCH_ARGS), chromium_sandbox=True)
+                    args=self._args(marker), chromium_sandbox=True)
             except Exception as err:
                 self.sandbox_note = sandbox_refusal(err)
                 log.warning("Chromium's sandbox is not available here (%s); running Chromium "
@@ -148,7 +179,7 @@ class Browser:
             self.sandbox_note = "the sandbox was turned off by the caller"
         browser = await pw.chromium.launch(
             headless=self.headless, executable_path=self.executable,
-            args=[*LAUNCH_ARGS, NO_SANDBOX], chromium_sandbox=False)
+            args=[*self._args(marker), NO_SANDBOX], chromium_sandbox=False)
         self.sandboxed = False
         return browser
 
@@ -227,7 +258,8 @@ class Browser:
         except Exception:
             fence.stop()
             raise
-        session = PageSession(ctx, options, fence=fence, fence_hits=hits)
+        session = PageSession(ctx, options, fence=fence, fence_hits=hits,
+                              memory_mb=self.memory_mb)
         await session.setup()
         return session
 

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Page
 
+from playbench.games.web import webrtc
 from playbench.games.web.fence import BLOCK_HEADER, UNREACHABLE_HEADER, NetworkFence
 
 log = logging.getLogger(__name__)
@@ -123,23 +124,60 @@ class PageSession:
     fence: NetworkFence | None = None
     fence_hits: deque[tuple[str, str]] = field(default_factory=deque)
     unattributed: list[str] = field(default_factory=list)
+    memory_mb: int | None = None
+    """The memory each of the browser's page processes may use (None: not bounded)."""
+    crashed: str | None = None
+    """Why a page of this session crashed (its renderer died), once one has."""
+    _webrtc_reports: int = 0
     _cdp: dict[Page, Any] = field(default_factory=dict)
     _taken: int = 0
     _events_seen: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
 
-    def answer(self, aw: Awaitable[T], what: str) -> Awaitable[T]:
+    async def answer(self, aw: Awaitable[T], what: str) -> T:
         """``aw`` bounded by the action timeout (see :func:`bounded`): for evaluations and
-        DevTools calls, which Playwright's own timeouts do not cover."""
-        return bounded(aw, self.options.action_timeout_ms / 1000, what)
+        DevTools calls, which Playwright's own timeouts do not cover. A page that crashed
+        (see :meth:`note_crash`) raises :class:`BrowserError` saying so."""
+        try:
+            return await bounded(aw, self.options.action_timeout_ms / 1000, what)
+        except Exception as err:
+            if self.crashed is not None:
+                raise BrowserError(f"{what}: {self.crashed}") from err
+            raise
 
     async def setup(self) -> None:
         self.context.set_default_timeout(self.options.action_timeout_ms)
         self.context.set_default_navigation_timeout(self.options.load_timeout_ms)
+        # The binding first: the WebRTC script keeps a reference to it from its first line.
+        await self.context.expose_binding(webrtc.BINDING, self._webrtc)
+        await self.context.add_init_script(webrtc.NO_WEBRTC)
         await self.context.add_init_script(NAV_WATCH)
         await self.context.route("**/*", self._filter)
         self.context.on("page", self._opened)
         self.context.on("response", self._answered)
         self.context.on("requestfailed", self._failed)
+
+    def _webrtc(self, source: Any, api: Any = None, urls: Any = None) -> None:
+        """A page tried WebRTC (reported by :data:`webrtc.NO_WEBRTC`): recorded as blocked,
+        up to :data:`webrtc.MAX_REPORTS` attempts per session."""
+        self._webrtc_reports += 1
+        if self._webrtc_reports > webrtc.MAX_REPORTS:
+            return
+        try:
+            page = str(source["page"].url)
+        except Exception:  # the page closed meanwhile
+            page = ""
+        for url, name in webrtc.attempt_records(api, urls):
+            self._record(url, "webrtc", page, "webrtc")
+            log.info("blocked a WebRTC connection (%s) from %s", name, page or "a page")
+
+    def note_crash(self, page: Page) -> None:
+        """A page's renderer died (out of memory, most often): later calls into the session
+        raise :class:`BrowserError` with this reason instead of Playwright's own."""
+        if self.crashed is None:
+            limit = (f"; a page may use {self.memory_mb} MiB" if self.memory_mb else "")
+            self.crashed = (f"the page {page.url} crashed (its process ended, most likely out "
+                            f"of memory{limit})")
+            log.warning("%s", self.crashed)
 
     def _record(self, url: str, kind: str, page: str, via: str,
                 redirected_from: str | None = None) -> None:
@@ -205,6 +243,7 @@ class PageSession:
 
     async def _opened(self, page: Page) -> None:
         page.on("websocket", lambda ws: self._socket(page, ws))
+        page.on("crash", self.note_crash)
         # Pages the site opens (target=_blank, window.open) become the active tab, as in a
         # browser. Pages opened through the session (tabs, evaluation pages) have no opener
         # and are listed, or not, by the code that opened them.

@@ -85,6 +85,8 @@ class Submission:
     failure: str | None
     notes: tuple[str, ...]
     seconds: float
+    blocked: tuple[dict[str, str], ...] = ()
+    """What the page tried and the sandbox refused (another host, WebRTC)."""
 
 
 class WebUIEnv:
@@ -181,14 +183,16 @@ class WebUIEnv:
         assert self.page is not None and self.targets is not None
         truth = self.targets.run.states
         props = needed_properties([e for s in truth if s is not None for e in s])
-        run = await run_page(await self._sandbox(), self.page.with_submission(files),
+        box = await self._sandbox()
+        run = await run_page(box, self.page.with_submission(files),
                              self.page.interactions, props=props, shots=self.show_render)
         if run.failure is not None:
             score = 0.0
         else:
             score, _ = aes([s or [] for s in truth], run.states)
         frames = tuple(png_to_array(s) if s else None for s in run.shots)
-        return Submission(score, frames, run.failure, tuple(run.notes), run.seconds)
+        return Submission(score, frames, run.failure, tuple(run.notes), run.seconds,
+                          tuple(box.take_blocked()))
 
     async def preview(self, files: Mapping[str, str]) -> Submission:
         """A render of ``files`` that is not a step (a person's live view in Online)."""
@@ -204,8 +208,10 @@ class WebUIEnv:
         self.submissions.append(sub)
         done = sub.score >= SOLVED
         reason = sub.failure or ("page rebuilt" if done else None)
-        info = {"aes": sub.score, "render_seconds": round(sub.seconds, 3),
-                "failure": sub.failure, "notes": list(sub.notes)}
+        info: dict[str, Any] = {"aes": sub.score, "render_seconds": round(sub.seconds, 3),
+                                "failure": sub.failure, "notes": list(sub.notes)}
+        if sub.blocked:
+            info["blocked"] = [dict(b) for b in sub.blocked]
         return Transition(self._observe(sub), True, True, sub.score, done, reason, info)
 
     def parse_action(self, text: str) -> Action:

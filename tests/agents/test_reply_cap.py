@@ -51,7 +51,8 @@ def test_a_10_mb_reply_is_stored_cut_on_every_step(tmp_path):
     for step in steps:
         stored = step.raw.encode("utf-8")
         assert REPLY_LIMIT <= len(stored) < REPLY_LIMIT + 200
-        assert step.raw.endswith(f"{REPLY_LIMIT} of {whole} bytes stored]")
+        assert f"[reply cut by PlayBench: {REPLY_LIMIT} of {whole} bytes stored; " \
+            "sha256 " in step.raw[-200:]
         assert step.info["reply_cut"] == {"stored_bytes": REPLY_LIMIT,
                                           "reply_bytes": whole}
     store.db.dispose()
