@@ -168,7 +168,8 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
     _duplicates(check, tasks)
     exclusions = _exclusions(check, data.get("exclusions"))
     roster, invites = _admission(check, data.get("annotators"), data.get("invites"))
-    if tasks and all(t.check is not None for t in tasks if not t.practice):
+    scored_tasks = [t for t in tasks if not t.practice]
+    if scored_tasks and all(t.check is not None for t in scored_tasks):
         check.add("tasks", "every scored task is a check: leave some tasks without check")
     if check.problems:
         raise StudyFileError(source, check.problems)
