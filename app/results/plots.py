@@ -61,13 +61,15 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
         width = 0.8 / len(game_rows)
         for j, r in enumerate(game_rows):
             est = r.metric(metric)
+            value = est.value
+            assert value is not None  # rows without a value were left out above
             x = gi - 0.4 + width * (j + 0.5)
             label = f"{r.participant}" + (f" [{r.setting}]" if setting is None and len(
                 {x.setting for x in rows}) > 1 else "")
             err = None
             if est.value is not None and est.low is not None and est.high is not None:
                 err = [[max(0.0, est.value - est.low)], [max(0.0, est.high - est.value)]]
-            ax.bar(x, est.value, width * 0.9, yerr=err, capsize=3, color=_colour(r, palette),
+            ax.bar(x, value, width * 0.9, yerr=err, capsize=3, color=_colour(r, palette),
                    label=label if label not in seen_labels else None, edgecolor="black",
                    linewidth=0.4)
             seen_labels.add(label)

@@ -38,8 +38,9 @@ def luminance(image: np.ndarray) -> np.ndarray:
 def gaussian_taps(size: int = WINDOW, sigma: float = SIGMA) -> np.ndarray:
     """The normalised one-dimensional Gaussian window (the 2-D window is its outer product)."""
     x = np.arange(size, dtype=np.float64) - (size - 1) / 2
-    taps = np.exp(-(x * x) / (2 * sigma * sigma))
-    return taps / taps.sum()
+    taps: np.ndarray = np.exp(-(x * x) / (2 * sigma * sigma))
+    out: np.ndarray = taps / taps.sum()  # typed: numpy 2.4's stubs make this Any
+    return out
 
 
 def _filter_valid(stack: np.ndarray, taps: np.ndarray) -> np.ndarray:
