@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import os
 import re
-import resource
+import shlex
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -104,23 +102,40 @@ def test_every_yaml_reader_refuses_each_bomb_briefly(tmp_path, reader, key, bomb
     assert len(message) < SHORT, message
 
 
+# ``python -m playbench ARGS`` that writes its own peak RSS (VmHWM) to the file named by
+# PEAK_FILE when it exits. Not ru_maxrss: a child's ru_maxrss starts at its parent's RSS at
+# fork (a pytest worker's few hundred MB) and exec does not reset it; VmHWM belongs to the
+# process image after exec.
+MEASURED = """
+import atexit, os, runpy, sys
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            open(os.environ["PEAK_FILE"], "w").write(line.split()[1])
+atexit.register(peak)
+sys.argv = ["playbench", *sys.argv[1:]]
+runpy.run_module("playbench", run_name="__main__", alter_sys=True)
+"""
+
+
 def run_measured(args: list[str], cwd: Path, timeout: float = 90) -> tuple[int, str, float]:
     """(exit code, stderr, peak RSS in MB) of ``python -m playbench ARGS``, held to 2 GB of
-    address space; the peak is the child's own (``os.wait4``)."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PLAYBENCH_CONFIG_DIR=str(cwd / "config"))
-    limit = 2 * 1024 ** 3
+    address space (by the shell that execs it) and killed after ``timeout`` seconds."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PLAYBENCH_CONFIG_DIR=str(cwd / "config"),
+               PEAK_FILE=str(cwd / "peak.txt"))
+    command = shlex.join([sys.executable, "-c", MEASURED, *args])
     err_path = cwd / "stderr.txt"
     with open(err_path, "wb") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "playbench", *args], stdout=subprocess.DEVNULL, stderr=err,
-            cwd=cwd, env=env,
-            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
-        timer = threading.Timer(timeout, proc.send_signal, (signal.SIGKILL,))
-        timer.start()
-        _, status, usage = os.wait4(proc.pid, 0)
-        timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err_path.read_text(errors="replace"), usage.ru_maxrss / 1024
+        proc = subprocess.Popen(["/bin/sh", "-c", f"ulimit -v {2 * 1024 ** 2}; exec {command}"],
+                                stdout=subprocess.DEVNULL, stderr=err, cwd=cwd, env=env)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    peak = cwd / "peak.txt"
+    peak_mb = int(peak.read_text()) / 1024 if peak.exists() else float("inf")
+    return proc.returncode, err_path.read_text(errors="replace"), peak_mb
 
 
 def catalog_command(tmp: Path) -> tuple[list[str], Path]:
