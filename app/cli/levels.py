@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +67,26 @@ def _generator_params(spec: GameSpec, args: argparse.Namespace) -> dict:
     if args.size:
         w, sep, h = args.size.lower().partition("x")
         if not sep or not w.isdigit() or not h.isdigit():
-            raise UsageError(f"--size must look like 10x10, got {args.size!r}")
-        params["width"], params["height"] = int(w), int(h)
+            raise UsageError(f"--size must look like 10x10, got {args.size[:40]!r}")
+        params.update(_size_params(spec, int(w), int(h)))
     if args.boxes is not None:
         params["boxes"] = args.boxes
     return params
+
+
+def _size_params(spec: GameSpec, width: int, height: int) -> dict[str, int]:
+    """``--size WxH`` as the generator's own parameters: ``width`` and ``height`` (Sokoban,
+    Maze) or the side ``n`` of a square board (n-puzzle). The generator itself refuses a size
+    its board cannot be played at."""
+    accepted = inspect.signature(spec.generate).parameters
+    if "width" in accepted and "height" in accepted:
+        return {"width": width, "height": height}
+    if "n" in accepted:
+        if width != height:
+            raise UsageError(f"{spec.name} boards are square: give --size NxN, got "
+                             f"{width}x{height}")
+        return {"n": width}
+    raise UsageError(f"{spec.name} boards have one size; --size does not apply")
 
 
 def _optimal(spec: GameSpec, level: Level, solve: bool, options: dict[str, str]) -> int | None:
@@ -111,7 +127,8 @@ def cmd_levels(args: argparse.Namespace) -> int:
         try:
             levels = spec.generate(args.generate, args.seed, args.optimal,
                                    **_generator_params(spec, args))
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, RuntimeError) as err:
+            # RuntimeError: the generator ran out of attempts (e.g. Sudoku with 64 blanks)
             raise UsageError(f"cannot generate {spec.name} levels: {err}") from None
     elif args.import_file is not None:
         levels = load_file(spec, Path(args.import_file), args.fmt)

@@ -25,6 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from playbench.app.exports.jsonl import FORMAT, SCHEMA_VERSION, step_of_object
+from playbench.app.exports.lines import (
+    WHOLE,
+    ImportProblem,
+    check_step,
+    need,
+    number,
+    read_lines,
+    text,
+    whole,
+)
 from playbench.app.studies.protocol import fingerprint
 from playbench.db.steps import StoredStep
 from playbench.db.store import Store
@@ -37,10 +47,6 @@ _FRAME = re.compile(r"^[0-9a-f]{64}\.png$")
 KINDS = ("human", "model", "script")
 STATUSES = ("running", "done", "interrupted", "error")
 BATCH = 2000
-
-
-class ImportProblem(ValueError):
-    """The export cannot be imported; the message names the file and line."""
 
 
 @dataclass
@@ -68,45 +74,13 @@ class _Seen:
     """(game, level text) already tried -> why it cannot start (None: it starts)."""
 
 
-def _lines(path: Path) -> Iterator[tuple[int, dict]]:
-    if not path.exists():
-        return
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError as err:
-                raise ImportProblem(f"{path.name}:{n}: not valid JSON ({err})") from None
-            if not isinstance(obj, dict):
-                raise ImportProblem(f"{path.name}:{n}: expected a JSON object")
-            yield n, obj
-
-
-def _need(where: str, obj: dict, name: str, kinds: tuple, optional: bool = False) -> Any:
-    if name not in obj:
-        if optional:
-            return None
-        raise ImportProblem(f"{where}: field {name!r} is missing")
-    value = obj[name]
-    if optional and value is None:
-        return None
-    if isinstance(value, bool) and bool not in kinds:
-        raise ImportProblem(f"{where}: field {name!r} has the wrong type")
-    if not isinstance(value, kinds):
-        raise ImportProblem(f"{where}: field {name!r} has the wrong type "
-                            f"({type(value).__name__})")
-    return value
-
-
-def _time(where: str, text: Any, optional: bool = False) -> datetime | None:
-    if text is None and optional:
+def _time(where: str, value: Any, optional: bool = False) -> datetime | None:
+    if value is None and optional:
         return None
     try:
-        return datetime.fromisoformat(text)
+        return datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise ImportProblem(f"{where}: {text!r} is not an ISO 8601 time") from None
+        raise ImportProblem(f"{where}: {_cut(repr(value))} is not an ISO 8601 time") from None
 
 
 def _check_frame(directory: Path, where: str, name: str | None, seen: _Seen) -> None:
@@ -143,17 +117,73 @@ def _why_level_cannot_start(registry: Registry, game: str, level: Level) -> str 
     return None
 
 
-def check_bundle(store: Store, directory: Path, registry: Registry | None = None) -> _Seen:
+def check_bundle(store: Store, directory: Path, registry: Registry | None = None,
+                 progress: Callable[[str, int], None] | None = None) -> _Seen:
     """The first pass: check everything, write nothing. ``registry`` names the installed
-    task kinds (default: :func:`playbench.games.kind.default_registry`)."""
+    task kinds (default: :func:`playbench.games.kind.default_registry`); ``progress`` is told
+    ``("checking", steps so far)`` every :data:`PROGRESS_EVERY` step lines."""
     registry = registry if registry is not None else default_registry()
-    manifest_path = directory / "manifest.json"
+    manifest = _check_manifest(directory / "manifest.json")
+    seen = _Seen()
+    for n, s in read_lines(directory / "studies.jsonl"):
+        _check_study(store, f"studies.jsonl:{n}", s)
+        seen.studies.append(s)
+    bundle_studies = {s["id"] for s in seen.studies}
+    for n, e in read_lines(directory / "episodes.jsonl"):
+        where = f"episodes.jsonl:{n}"
+        uid = _check_episode(registry, where, e, seen)
+        _check_frame(directory, where, e.get("start_frame"), seen)
+        study = need(where, e, "study", (str,), optional=True)
+        if study is not None and study not in bundle_studies:
+            raise ImportProblem(f"{where}: study {_cut(study)} is not in studies.jsonl")
+        seen.episodes[uid] = {"line": n, **e}
+        seen.step_counts[uid] = 0
+    steps = 0
+    for n, s in read_lines(directory / "steps.jsonl"):
+        where = f"steps.jsonl:{n}"
+        uid = need(where, s, "episode", (str,))
+        if uid not in seen.episodes:
+            raise ImportProblem(f"{where}: episode {_cut(uid)} is not in episodes.jsonl")
+        index = need(where, s, "index", (int,))
+        if index != seen.step_counts[uid]:
+            raise ImportProblem(f"{where}: step {_cut(str(index))} of episode {uid} out of "
+                                f"order (expected {seen.step_counts[uid]})")
+        seen.step_counts[uid] += 1
+        check_step(where, s)
+        _check_frame(directory, where, s.get("frame"), seen)
+        steps += 1
+        if progress is not None and steps % PROGRESS_EVERY == 0:
+            progress("checking", steps)
+    for uid, e in seen.episodes.items():
+        if seen.step_counts[uid] != e["n_steps"]:
+            raise ImportProblem(f"episodes.jsonl:{e['line']}: episode {uid} says {e['n_steps']} "
+                                f"steps, steps.jsonl holds {seen.step_counts[uid]}")
+    for name, held in (("episodes", len(seen.episodes)), ("steps", steps),
+                       ("studies", len(seen.studies))):
+        if manifest[name] != held:
+            raise ImportProblem(f"manifest.json: field {name!r} says {manifest[name]:,}, the "
+                                f"export holds {held:,} (a file cut short, or from another "
+                                "export?)")
+    return seen
+
+
+PROGRESS_EVERY = 10_000
+"""Step lines between two progress calls (each call is cheap; the caller decides what to
+print)."""
+
+
+def _cut(value: str, longest: int = 60) -> str:
+    """A value from the file as quoted in a message: at most ``longest`` characters."""
+    return value if len(value) <= longest else value[:longest - 3] + "..."
+
+
+def _check_manifest(path: Path) -> dict[str, Any]:
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except OSError:
         raise ImportProblem("manifest.json: missing (not a PlayBench export)") from None
-    except ValueError as err:
-        raise ImportProblem(f"manifest.json: not valid JSON ({err})") from None
+    except (ValueError, RecursionError) as err:
+        raise ImportProblem(f"manifest.json: not valid JSON ({str(err)[:200]})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ImportProblem(f"manifest.json: format is not {FORMAT!r}")
     version = manifest.get("schema_version")
@@ -162,109 +192,89 @@ def check_bundle(store: Store, directory: Path, registry: Registry | None = None
     if version > SCHEMA_VERSION:
         raise ImportProblem(f"manifest.json: schema version {version} is newer than this "
                             f"PlayBench reads ({SCHEMA_VERSION}); upgrade PlayBench")
-    seen = _Seen()
-    for n, s in _lines(directory / "studies.jsonl"):
-        where = f"studies.jsonl:{n}"
-        _check_schema(where, s)
-        _need(where, s, "id", (str,))
-        _need(where, s, "name", (str,))
-        protocol = _need(where, s, "protocol", (dict,))
-        if not isinstance(protocol.get("tasks"), list):
-            raise ImportProblem(f"{where}: protocol has no task list")
-        for m in _need(where, s, "members", (list,)):
-            if not isinstance(m, dict) or not isinstance(m.get("participant"), dict) or \
-                    not isinstance(m.get("seed"), int) or not isinstance(m.get("task_order"),
-                                                                         list):
-                raise ImportProblem(f"{where}: a member lacks participant, seed or task_order")
-        _check_study_here(store, where, s)
-        seen.studies.append(s)
-    bundle_studies = {s["id"] for s in seen.studies}
-    for n, e in _lines(directory / "episodes.jsonl"):
-        where = f"episodes.jsonl:{n}"
-        _check_schema(where, e)
-        uid = _need(where, e, "id", (str,))
-        if not 0 < len(uid) <= 36:
-            raise ImportProblem(f"{where}: episode id must be 1-36 characters")
-        if uid in seen.episodes:
-            raise ImportProblem(f"{where}: episode {uid} appears twice")
-        p = _need(where, e, "participant", (dict,))
-        if p.get("kind") not in KINDS or not isinstance(p.get("name"), str):
-            raise ImportProblem(f"{where}: participant must have a kind ({', '.join(KINDS)}) "
-                                "and a name")
-        game = _need(where, e, "game", (str,))
-        level = _need(where, e, "level", (dict,))
-        for key, kinds in (("hash", (str,)), ("text", (str,)), ("number", (int,))):
-            _need(f"{where}: level", level, key, kinds)
-        level_key = (game, level["text"])
-        if level_key not in seen.levels:
-            meta = level.get("meta") if isinstance(level.get("meta"), dict) else {}
-            seen.levels[level_key] = _why_level_cannot_start(
-                registry, game, Level(game, level["text"], level["number"],
-                                      str(level.get("title") or ""), dict(meta)))
-        if seen.levels[level_key] is not None:
-            raise ImportProblem(f"{where}: episode {uid}: {seen.levels[level_key]}")
-        for key in ("budget", "rules", "scores"):
-            _need(where, e, key, (dict,))
-        if not all(isinstance(v, (int, float)) or v is None for v in e["scores"].values()):
-            raise ImportProblem(f"{where}: scores must be numbers or null")
-        _need(where, e, "setting", (str,))
-        _need(where, e, "seed", (int,))
-        if _need(where, e, "status", (str,)) not in STATUSES:
-            raise ImportProblem(f"{where}: unknown status {e['status']!r}")
-        if _need(where, e, "n_steps", (int,)) < 0:
-            raise ImportProblem(f"{where}: n_steps must not be negative")
-        _time(f"{where}: started", e.get("started"))
-        _time(f"{where}: ended", e.get("ended"), optional=True)
-        _check_frame(directory, where, e.get("start_frame"), seen)
-        study = _need(where, e, "study", (str,), optional=True)
-        if study is not None and study not in bundle_studies:
-            raise ImportProblem(f"{where}: study {study} is not in studies.jsonl")
-        _need(where, e, "practice", (bool,), optional=True)
-        _need(where, e, "meta", (dict,), optional=True)
-        seen.episodes[uid] = {"line": n, **e}
-        seen.step_counts[uid] = 0
-    for n, s in _lines(directory / "steps.jsonl"):
-        where = f"steps.jsonl:{n}"
-        uid = _need(where, s, "episode", (str,))
-        if uid not in seen.episodes:
-            raise ImportProblem(f"{where}: episode {uid} is not in episodes.jsonl")
-        index = _need(where, s, "index", (int,))
-        if index != seen.step_counts[uid]:
-            raise ImportProblem(f"{where}: step {index} of episode {uid} out of order "
-                                f"(expected {seen.step_counts[uid]})")
-        seen.step_counts[uid] += 1
-        _check_step_fields(where, s)
-        _check_frame(directory, where, s.get("frame"), seen)
-    for uid, e in seen.episodes.items():
-        if seen.step_counts[uid] != e["n_steps"]:
-            raise ImportProblem(f"episodes.jsonl:{e['line']}: episode {uid} says {e['n_steps']} "
-                                f"steps, steps.jsonl holds {seen.step_counts[uid]}")
-    return seen
+    for name in ("episodes", "steps", "frames", "studies"):
+        whole("manifest.json", manifest, name, high=2 ** 63 - 1)
+    text("manifest.json", manifest, "playbench", 100, optional=True)
+    return manifest
 
 
-_NUMBER = (int, float)
-STEP_FIELDS: tuple[tuple[str, tuple, bool], ...] = (
-    ("decision", (int,), False), ("action", (str,), True), ("raw", (str,), False),
-    ("valid", (bool,), False), ("changed", (bool,), False), ("reward", _NUMBER, False),
-    ("state_hash", (str,), False), ("think_ms", _NUMBER, False), ("tokens", (dict,), False),
-    ("cost", _NUMBER, False), ("latency_ms", _NUMBER, True), ("info", (dict,), False),
-    ("invalid_kind", (str,), True), ("invalid_reason", (str,), True))
-"""(field, accepted types, may be null or absent) of a step line."""
+def _check_study(store: Store, where: str, s: dict) -> None:
+    _check_schema(where, s)
+    text(where, s, "id", 36)
+    text(where, s, "name", 200)
+    protocol = need(where, s, "protocol", (dict,))
+    if not isinstance(protocol.get("tasks"), list):
+        raise ImportProblem(f"{where}: protocol has no task list")
+    _time(f"{where}: created", s.get("created"), optional=True)
+    for i, m in enumerate(need(where, s, "members", (list,))):
+        at = f"{where}: members[{i}]"
+        if not isinstance(m, dict):
+            raise ImportProblem(f"{at}: must be an object with participant, seed and "
+                                "task_order")
+        _check_participant(at, need(at, m, "participant", (dict,)))
+        whole(at, m, "seed", low=-2 ** 63, high=2 ** 63 - 1)
+        order = need(at, m, "task_order", (list,))
+        if not all(isinstance(key, str) for key in order):
+            raise ImportProblem(f"{at}: field 'task_order' must be a list of task keys")
+        _time(f"{at}: joined", m.get("joined"), optional=True)
+    _check_study_here(store, where, s)
 
 
-def _check_step_fields(where: str, s: dict) -> None:
-    """The step fields' types, in one tight loop (a step line is checked per step of an
-    export; :func:`_need` explains a failure)."""
-    for name, kinds, optional in STEP_FIELDS:
-        v = s.get(name)
-        if v is None:
-            if not optional:
-                _need(where, s, name, kinds)
-        elif type(v) not in kinds and not (kinds is _NUMBER and type(v) in (int, float)):
-            _need(where, s, name, kinds, optional)
-    tokens = s["tokens"]
-    if type(tokens.get("prompt")) is not int or type(tokens.get("completion")) is not int:
-        raise ImportProblem(f"{where}: tokens must hold whole numbers prompt and completion")
+def _check_participant(where: str, p: dict) -> None:
+    if p.get("kind") not in KINDS or not isinstance(p.get("name"), str) or not p["name"]:
+        raise ImportProblem(f"{where}: participant must have a kind ({', '.join(KINDS)}) "
+                            "and a name")
+    text(f"{where}: participant", p, "name", 200)
+
+
+def _check_episode(registry: Registry, where: str, e: dict, seen: _Seen) -> str:
+    """An episode line's own fields (its start frame and study are the caller's); its uid."""
+    _check_schema(where, e)
+    uid = need(where, e, "id", (str,))
+    if not 0 < len(uid) <= 36:
+        raise ImportProblem(f"{where}: episode id must be 1-36 characters")
+    if uid in seen.episodes:
+        raise ImportProblem(f"{where}: episode {uid} appears twice")
+    _check_participant(where, need(where, e, "participant", (dict,)))
+    game = text(where, e, "game", 40)
+    level = need(where, e, "level", (dict,))
+    at = f"{where}: level"
+    text(at, level, "hash", 64)
+    text(at, level, "text")
+    whole(at, level, "number")
+    text(at, level, "title", 300, optional=True)
+    text(at, level, "source", 500, optional=True)
+    need(at, level, "meta", (dict,), optional=True)
+    level_key = (str(game), level["text"])
+    if level_key not in seen.levels:
+        meta = level.get("meta") or {}
+        seen.levels[level_key] = _why_level_cannot_start(
+            registry, str(game), Level(str(game), level["text"], level["number"],
+                                       str(level.get("title") or ""), dict(meta)))
+    if seen.levels[level_key] is not None:
+        raise ImportProblem(f"{where}: episode {uid}: {seen.levels[level_key]}")
+    for key in ("budget", "rules", "scores"):
+        need(where, e, key, (dict,))
+    for name, value in e["scores"].items():
+        if len(name) > 80:
+            raise ImportProblem(f"{where}: score {_cut(name)!r}: names are at most 80 "
+                                "characters")
+        if value is not None:
+            number(f"{where}: scores", e["scores"], name)
+    text(where, e, "setting", 80)
+    whole(where, e, "seed", low=-WHOLE - 1)
+    if text(where, e, "status") not in STATUSES:
+        raise ImportProblem(f"{where}: unknown status {_cut(e['status'])!r}")
+    whole(where, e, "n_steps")
+    for name, longest in (("player", 200), ("end_reason", 300), ("owner", 200),
+                          ("start_state", 64)):
+        text(where, e, name, longest, optional=True)
+    _time(f"{where}: started", e.get("started"))
+    _time(f"{where}: ended", e.get("ended"), optional=True)
+    need(where, e, "practice", (bool,), optional=True)
+    need(where, e, "meta", (dict,), optional=True)
+    need(where, e, "participant_details", (dict,), optional=True)
+    return uid
 
 
 def _check_schema(where: str, obj: dict) -> None:
@@ -285,10 +295,12 @@ def _check_study_here(store: Store, where: str, s: dict) -> None:
 
 
 def import_bundle(store: Store, directory: Path,
-                  progress: Callable[[int], None] | None = None) -> ImportReport:
-    """Check, then merge the export in ``directory`` into ``store``'s database."""
+                  progress: Callable[[str, int], None] | None = None) -> ImportReport:
+    """Check, then merge the export in ``directory`` into ``store``'s database (one
+    transaction). ``progress`` hears ``("checking", steps checked)`` during the first pass and
+    ``("writing", steps written)`` during the second, every few thousand steps."""
     directory = Path(directory)
-    seen = check_bundle(store, directory)
+    seen = check_bundle(store, directory, progress=progress)
     report = ImportReport()
 
     def steps() -> Iterator[tuple[str, StoredStep]]:
@@ -297,8 +309,16 @@ def import_bundle(store: Store, directory: Path,
                 if line.strip():
                     yield step_of_object(json.loads(line))
 
+    written = 0
+
+    def wrote(n: int) -> None:
+        nonlocal written
+        written += n
+        if progress is not None:
+            progress("writing", written)
+
     incoming = Incoming(episodes=seen.episodes, studies=seen.studies, frames=seen.frames,
                         frame_png=lambda digest: (directory / "frames" / f"{digest}.png")
                         .read_bytes(), steps=steps)
-    merge(store, incoming, report, progress)
+    merge(store, incoming, report, wrote)
     return report

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from playbench.app.core.budget import Budget, BudgetError
 from playbench.app.core.settings import UnknownSetting, get_setting
 from playbench.app.core.task import Task
@@ -21,6 +19,7 @@ from playbench.app.studies.quality import CheckRule, ExclusionRule, QualityRuleE
 from playbench.games.base import LevelError, level_rule_options
 from playbench.games.kind import default_registry
 from playbench.games.packs import RangeError, split_source
+from playbench.games.yamlfile import YamlError, excerpt, load_yaml, read_text
 
 ORDERS = ("fixed", "random")
 TOP_FIELDS = ("name", "description", "budget", "time_limit", "order", "seed", "blind",
@@ -103,28 +102,26 @@ class _Checker:
         self.problems.append(FieldProblem(where, reason))
 
 
-def yaml_problem(err: yaml.YAMLError) -> FieldProblem:
-    """A YAML syntax error as a problem naming its line (study and sweep files alike)."""
-    mark = getattr(err, "problem_mark", None)
-    where = f"line {mark.line + 1}" if mark is not None else "file"
-    reason = getattr(err, "problem", None) or str(err)
-    return FieldProblem(where, f"not valid YAML ({reason})")
+def yaml_problem(err: YamlError) -> FieldProblem:
+    """A file past a reading limit, or not YAML, as a problem naming its line and column
+    (study and sweep files alike)."""
+    return FieldProblem(err.where, err.problem)
 
 
 def load_study_file(path: Path) -> StudySpec:
     """Read and check ``path``; raises :class:`StudyFileError` listing every problem."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise StudyFileError(str(path), [FieldProblem("file", f"cannot be read ({err})")]) from None
+        text = read_text(path)
+    except YamlError as err:
+        raise StudyFileError(str(path), [yaml_problem(err)]) from None
     return parse_study(text, base=path.parent, source=str(path))
 
 
 def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -> StudySpec:
     """Check a study file's text; relative level files are found beside ``base``."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
+        data = load_yaml(text, source)
+    except YamlError as err:
         raise StudyFileError(source, [yaml_problem(err)]) from None
     if not isinstance(data, Mapping):
         raise StudyFileError(source, [FieldProblem("file", "must be a YAML mapping with name, "
@@ -140,13 +137,13 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
         description = ""
     blind = data.get("blind", False)
     if not isinstance(blind, bool):
-        check.add("blind", f"must be true or false, got {blind!r}")
+        check.add("blind", f"must be true or false, got {excerpt(blind)}")
     order = data.get("order", "fixed")
     if order not in ORDERS:
-        check.add("order", f"must be one of {', '.join(ORDERS)}, got {order!r}")
+        check.add("order", f"must be one of {', '.join(ORDERS)}, got {excerpt(order)}")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        check.add("seed", f"must be a whole number >= 0, got {seed!r}")
+        check.add("seed", f"must be a whole number >= 0, got {excerpt(seed)}")
     budget = _budget(check, data.get("budget"))
     time_limit = _time_limit(check, "time_limit", data.get("time_limit"))
     if time_limit is not None and budget.get("seconds") is not None:
@@ -266,7 +263,7 @@ def _time_limit(check: _Checker, where: str, value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
             0 < value <= MAX_SECONDS):
         check.add(where, f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
-                         f"got {value!r}")
+                         f"got {excerpt(value)}")
         return None
     return float(value)
 
@@ -303,7 +300,7 @@ def _entry(check: _Checker, where: str, entry: Any, practice: bool,
     if found is None:
         return []
     if not isinstance(setting_name, str):
-        check.add(f"{where}.setting", f"must be a setting name, got {setting_name!r}")
+        check.add(f"{where}.setting", f"must be a setting name, got {excerpt(setting_name)}")
         return []
     try:
         setting = get_setting(setting_name, game)
@@ -345,7 +342,8 @@ def _levels(check: _Checker, where: str, game: str, text: str, fmt: str | None,
         not Path(name).is_absolute() and local.exists()) else text
     kinds = default_registry()
     if game not in kinds:
-        check.add(f"{where}.game", f"unknown game {game!r} (valid: {', '.join(kinds.names())})")
+        check.add(f"{where}.game",
+                  f"unknown game {excerpt(game)} (valid: {', '.join(kinds.names())})")
         return None
     kind = kinds.get(game)
     spec = getattr(kind, "spec", None)

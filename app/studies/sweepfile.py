@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from playbench.app.core.budget import Budget, BudgetError
 from playbench.app.core.runs import episode_seed
 from playbench.app.core.settings import UnknownSetting, get_setting
@@ -30,6 +28,7 @@ from playbench.app.studies.spec import (
     yaml_problem,
 )
 from playbench.app.sweeps.cells import Cell, cell_key
+from playbench.games.yamlfile import YamlError, excerpt, load_yaml, read_text
 
 TOP_FIELDS = ("name", "description", "participants", "tasks", "repeats", "budget", "seed")
 TASK_FIELDS = ("game", "levels", "setting", "settings", "rules", "level_format")
@@ -69,17 +68,17 @@ class SweepSpec:
 def load_sweep_file(path: Path) -> SweepSpec:
     """Read and check ``path``; raises :class:`SweepFileError` listing every problem."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise SweepFileError(str(path), [FieldProblem("file", f"cannot be read ({err})")]) from None
+        text = read_text(path)
+    except YamlError as err:
+        raise SweepFileError(str(path), [yaml_problem(err)]) from None
     return parse_sweep(text, base=path.parent, source=str(path))
 
 
 def parse_sweep(text: str, *, base: Path = Path("."), source: str = "<sweep>") -> SweepSpec:
     """Check a sweep file's text; relative level files are found beside ``base``."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
+        data = load_yaml(text, source)
+    except YamlError as err:
         raise SweepFileError(source, [yaml_problem(err)]) from None
     if not isinstance(data, Mapping):
         raise SweepFileError(source, [FieldProblem("file", "must be a YAML mapping with name, "
@@ -120,7 +119,7 @@ def parse_sweep(text: str, *, base: Path = Path("."), source: str = "<sweep>") -
 
 def _whole(check: _Checker, where: str, value: Any, *, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        check.add(where, f"must be a whole number >= {low}, got {value!r}")
+        check.add(where, f"must be a whole number >= {low}, got {excerpt(value)}")
         return low
     return value
 
@@ -138,7 +137,7 @@ def _participants(check: _Checker, value: Any) -> list[str]:
         ok = isinstance(p, str) and (p in _SCRIPTED or (p.startswith("model:") and len(p) > 6))
         if not ok:
             check.add(f"participants[{i}]", f"must be model:NAME or one of "
-                                            f"{', '.join(_SCRIPTED)}, got {p!r}")
+                                            f"{', '.join(_SCRIPTED)}, got {excerpt(p)}")
         elif p in out:
             check.add(f"participants[{i}]", f"{p} is listed twice")
         else:

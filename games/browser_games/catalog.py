@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from playbench.games import yamlfile
 from playbench.games.base import LevelError
+from playbench.games.yamlfile import excerpt
 
 DEFAULT_WIDTH = 1280
 DEFAULT_HEIGHT = 720
@@ -155,20 +155,20 @@ def _num(data: Mapping[str, Any], name: str, path: Path | None,
     if value is None:
         raise CatalogError(f"{_where(path, name)} is missing")
     if isinstance(value, bool):
-        raise CatalogError(f"{_where(path, name)} must be a number, got {value!r}")
+        raise CatalogError(f"{_where(path, name)} must be a number, got {excerpt(value)}")
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise CatalogError(f"{_where(path, name)} must be a number, got {value!r}") from None
+        raise CatalogError(f"{_where(path, name)} must be a number, got {excerpt(value)}") from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise CatalogError(f"{_where(path, name)} must be a finite number, got {value!r}")
+        raise CatalogError(f"{_where(path, name)} must be a finite number, got {excerpt(value)}")
     return number
 
 
 def _bool(data: Mapping[str, Any], name: str, path: Path | None, default: bool) -> bool:
     value = data.get(name, default)
     if not isinstance(value, bool):
-        raise CatalogError(f"{_where(path, name)} must be true or false, got {value!r}")
+        raise CatalogError(f"{_where(path, name)} must be true or false, got {excerpt(value)}")
     return value
 
 
@@ -198,7 +198,7 @@ def _strs(data: Mapping[str, Any], name: str, path: Path | None) -> tuple[str, .
     out = []
     for i, item in enumerate(_list(data, name, path)):
         if isinstance(item, bool) or not isinstance(item, (str, int)):
-            raise CatalogError(f"{_where(path, f'{name}[{i}]')} must be text, got {item!r}")
+            raise CatalogError(f"{_where(path, f'{name}[{i}]')} must be text, got {excerpt(item)}")
         out.append(str(item))
     return tuple(out)
 
@@ -215,23 +215,25 @@ def _points(data: Mapping[str, Any], name: str, path: Path | None
 
 
 def read_yaml(path: Path) -> Mapping[str, Any]:
-    """One YAML file as a mapping; CatalogError names the file when it cannot be read."""
+    """One YAML file as a mapping, read within :mod:`playbench.games.yamlfile`'s limits;
+    CatalogError names the file (and the line, for a syntax error)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise CatalogError(f"{path}: cannot be read ({err.strerror or err})") from None
-    return parse_yaml(text, path)
+        data = yamlfile.read_yaml(path)
+    except yamlfile.YamlError as err:
+        raise CatalogError(str(err)) from None
+    return _top_mapping(data, path)
 
 
 def parse_yaml(text: str, path: Path | None = None) -> Mapping[str, Any]:
     """YAML text that must hold a mapping at its top."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark is not None else ""
-        raise CatalogError(f"{path or 'YAML'}:{line} is not valid YAML "
-                           f"({getattr(err, 'problem', None) or err})") from None
+        data = yamlfile.load_yaml(text, str(path or "YAML"))
+    except yamlfile.YamlError as err:
+        raise CatalogError(str(err)) from None
+    return _top_mapping(data, path)
+
+
+def _top_mapping(data: Any, path: Path | None) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
         raise CatalogError(f"{path or 'YAML'}: must be a mapping of fields, got "
                            f"{type(data).__name__}")
@@ -243,7 +245,7 @@ def _binding(data: Mapping[str, Any], path: Path | None, where: str,
     action = _str(data, "action", path, "press_key")
     if action not in ACTIONS:
         raise CatalogError(f"{_where(path, where + '.action')} must be one of "
-                           f"{', '.join(ACTIONS)}, got {action!r}")
+                           f"{', '.join(ACTIONS)}, got {excerpt(action)}")
     keys: tuple[str, ...] = ()
     if "keys" in data:
         keys = _strs(data, "keys", path)
@@ -291,7 +293,7 @@ def _role(data: Any, path: Path | None, index: int,
             raise CatalogError(f"{_where(path, at)} must be a mapping")
         cid = _str(item, "id", path)
         if cid in seen:
-            raise CatalogError(f"{_where(path, at + '.id')}: {cid!r} is defined twice")
+            raise CatalogError(f"{_where(path, at + '.id')}: {excerpt(cid)} is defined twice")
         seen.add(cid)
         params = {str(k): (v if isinstance(v, Mapping) else {})
                   for k, v in _map(item, "parameters", path).items()}
@@ -326,8 +328,8 @@ def parse_game(data: Mapping[str, Any], path: Path | None = None) -> GameSpec:
         raise CatalogError(f"{_where(path, 'width')}/height must be positive")
     unknown = [d for d in spec.demo_policy if spec.role.control(d) is None]
     if unknown:
-        raise CatalogError(f"{_where(path, 'demo_policy')} names {unknown[0]!r}, which is not "
-                           "a semantic control of the first role")
+        raise CatalogError(f"{_where(path, 'demo_policy')} names {excerpt(unknown[0])}, "
+                           "which is not a semantic control of the first role")
     return spec
 
 
@@ -337,7 +339,7 @@ def parse_task(data: Mapping[str, Any], path: Path | None = None) -> TaskSpec:
     max_steps = _num(data, "max_steps", path, DEFAULT_MAX_STEPS)
     if max_steps < 1 or max_steps != int(max_steps):
         raise CatalogError(f"{_where(path, 'max_steps')} must be a positive whole number, "
-                           f"got {data.get('max_steps')!r}")
+                           f"got {excerpt(data.get('max_steps'))}")
     task = TaskSpec(
         task_id=_str(data, "task_id", path), game_id=_str(data, "game_id", path),
         target=_num(data, "task_target_score_field", path),
@@ -395,11 +397,11 @@ class Catalog:
         self.check()
         path = self.games_dir / f"{game_id}.yaml"
         if not path.is_file():
-            raise CatalogError(f"{self.root}: no game {game_id!r} (known: "
+            raise CatalogError(f"{self.root}: no game {excerpt(game_id)} (known: "
                                f"{', '.join(self.game_ids()) or 'none'})")
         spec = parse_game(read_yaml(path), path)
         if spec.game_id != game_id:
-            raise CatalogError(f"{path}: field 'game_name' is {spec.game_id!r} but the file "
+            raise CatalogError(f"{path}: field 'game_name' is {excerpt(spec.game_id)} but the file "
                                f"is named {game_id}.yaml")
         return spec
 
@@ -414,8 +416,8 @@ class Catalog:
                                f"{', '.join(self.task_ids(game_id)) or 'none'})")
         task = parse_task(read_yaml(path), path)
         if task.game_id != game_id:
-            raise CatalogError(f"{path}: field 'game_id' is {task.game_id!r} but the file is "
-                               f"under tasks/{game_id}")
+            raise CatalogError(f"{path}: field 'game_id' is {excerpt(task.game_id)} but the "
+                               f"file is under tasks/{game_id}")
         return task
 
     def game_dir(self, game_id: str) -> Path:

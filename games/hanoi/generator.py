@@ -14,7 +14,13 @@ import random
 
 from playbench.games.base import Level
 from playbench.games.hanoi.rules import DEFAULT_ORDER, MAX_DISKS, ORDERS, HanoiRules, encode, goal
-from playbench.games.hanoi.solver import layers, solve
+from playbench.games.hanoi.solver import SweepTooBig, layers, solve
+
+SWEEP_LIMIT = 4 ** 8
+"""The most positions the generator lists around the goal (every position of 8 disks). Listing
+all 4^d positions of d disks costs about 1 KB each: 12 disks would need 17 million of them and
+gigabytes; with ``optimal`` (or ``max_optimal``) only the positions that near the goal are
+listed, so every disk count the rules play (up to 12) can be generated that way."""
 
 
 def generate(count: int, seed: int, optimal: int | None = None, *, disks: int = 5,
@@ -35,7 +41,17 @@ def generate(count: int, seed: int, optimal: int | None = None, *, disks: int = 
     hi = optimal if optimal is not None else max_optimal
     if lo < 1:
         raise ValueError(f"optimal must be at least 1, got {lo}")
-    by_depth = layers(goal(disks, disk_order), disk_order, hi if hi is not None else 10_000)
+    if hi is None and 4 ** disks > SWEEP_LIMIT:
+        raise ValueError(f"{disks} disks have {4 ** disks:,} positions, more than the "
+                         f"{SWEEP_LIMIT:,} the generator lists; ask for an exact distance "
+                         "(optimal) or a max_optimal")
+    try:
+        by_depth = layers(goal(disks, disk_order), disk_order,
+                          hi if hi is not None else 10_000, SWEEP_LIMIT)
+    except SweepTooBig:
+        raise ValueError(f"the positions of {disks} disks up to {hi} moves from the goal are "
+                         f"more than the {SWEEP_LIMIT:,} the generator lists; ask for a "
+                         "smaller optimal or max_optimal") from None
     pool = sorted((encode(s), s) for k, layer in enumerate(by_depth) if k >= lo for s in layer)
     if len(pool) < count:
         raise RuntimeError(f"only {len(pool)} positions of {disks} disks lie {lo}..{hi} moves "

@@ -30,9 +30,15 @@ def neighbours(state: HanoiState, order: str) -> Iterator[tuple[str, HanoiState]
         yield RODS[a] + RODS[b], HanoiState(tuple(new))
 
 
-def layers(start: HanoiState, order: str, depth: int) -> list[list[HanoiState]]:
+class SweepTooBig(ValueError):
+    """:func:`layers` met more positions than it was allowed to list."""
+
+
+def layers(start: HanoiState, order: str, depth: int,
+           limit: int | None = None) -> list[list[HanoiState]]:
     """Positions by their distance from ``start``: ``layers[k]`` are those exactly k moves away,
-    up to ``depth``. Moves are reversible, so distance from the goal equals distance to it."""
+    up to ``depth``. Moves are reversible, so distance from the goal equals distance to it.
+    Raises :class:`SweepTooBig` as soon as more than ``limit`` positions are found."""
     seen = {start}
     out = [[start]]
     while len(out) <= depth and out[-1]:
@@ -42,6 +48,8 @@ def layers(start: HanoiState, order: str, depth: int) -> list[list[HanoiState]]:
                 if t not in seen:
                     seen.add(t)
                     nxt.append(t)
+            if limit is not None and len(seen) > limit:
+                raise SweepTooBig(f"more than {limit:,} positions")
         out.append(nxt)
     return out[: depth + 1]
 

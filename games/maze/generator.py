@@ -18,6 +18,11 @@ import random
 from playbench.games.base import Level
 from playbench.games.maze.rules import MazeBoard, MazeState, encode
 from playbench.games.maze.solver import distances, solve
+from playbench.games.packs import MAX_BOARD_SIDE
+
+LARGEST = MAX_BOARD_SIDE - 1 if MAX_BOARD_SIDE % 2 == 0 else MAX_BOARD_SIDE
+"""The widest and tallest maze generated: the largest odd side of a board PlayBench plays
+(``games.packs.MAX_BOARD_SIDE``; a bigger maze could be written but never loaded)."""
 
 _STEPS = ((-2, 0), (2, 0), (0, -2), (0, 2))
 
@@ -67,8 +72,11 @@ def generate(count: int, seed: int, optimal: int | None = None, *, width: int = 
     otherwise the distance lies in ``min_optimal..max_optimal``. Meta holds ``optimal`` and
     ``solution``, the optimal moves as one string such as ``"RRDDLU"`` (ING-VP's one-step form).
     """
-    if width < 5 or height < 5 or width % 2 == 0 or height % 2 == 0:
-        raise ValueError(f"maze size must be odd and at least 5x5, got {width}x{height}")
+    if not (5 <= width <= LARGEST and 5 <= height <= LARGEST) or width % 2 == 0 \
+            or height % 2 == 0:
+        raise ValueError(f"maze sides must be odd, from 5 to {LARGEST} (5x5 to "
+                         f"{LARGEST}x{LARGEST}: PlayBench plays boards of up to "
+                         f"{MAX_BOARD_SIDE}x{MAX_BOARD_SIDE}), got {width}x{height}")
     lo = optimal if optimal is not None else min_optimal
     hi = optimal if optimal is not None else max_optimal
     if lo < 1:

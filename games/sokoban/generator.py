@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playbench.games.base import Level
+from playbench.games.packs import MAX_BOARD_SIDE
 from playbench.games.sokoban.rules import Board, SokobanState, encode, solution_reward
 from playbench.games.sokoban.solver import solve
 
@@ -43,8 +44,10 @@ class RoomSpec:
     boxes: int = 3
 
     def __post_init__(self) -> None:
-        if self.width < 4 or self.height < 4:
-            raise ValueError(f"room size {self.width}x{self.height} is too small (at least 4x4)")
+        if not (4 <= self.width <= MAX_BOARD_SIDE and 4 <= self.height <= MAX_BOARD_SIDE):
+            raise ValueError(f"room sides must be from 4 to {MAX_BOARD_SIDE} (4x4 to "
+                             f"{MAX_BOARD_SIDE}x{MAX_BOARD_SIDE}, the largest board PlayBench "
+                             f"plays), got {self.width}x{self.height}")
         if self.boxes < 1:
             raise ValueError(f"box count must be at least 1, got {self.boxes}")
         if self.boxes > (self.width - 2) * (self.height - 2) // 3:

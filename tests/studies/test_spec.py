@@ -110,7 +110,8 @@ def test_every_problem_is_reported_at_once(base):
 
 
 def test_yaml_syntax_errors_name_the_line(tmp_path):
-    with pytest.raises(StudyFileError, match=r"s.yaml: line 3: not valid YAML \(found char"):
+    with pytest.raises(StudyFileError,
+                       match=r"s.yaml: line 3, column 1: not valid YAML \(found a tab"):
         parse_study("name: x\nbudget: 3\n\tfoo: 1\n", source="s.yaml")
     with pytest.raises(StudyFileError, match="must be a YAML mapping"):
         parse_study("- just a list\n")

@@ -35,7 +35,7 @@ def test_a_bad_sweep_file_names_every_problem(tmp_path):
 def test_a_sweep_file_that_is_not_yaml_names_the_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nparticipants: [solver]\ntasks: [unclosed\n")
-    with pytest.raises(SweepFileError, match=r"bad.yaml: line \d+: not valid YAML"):
+    with pytest.raises(SweepFileError, match=r"bad.yaml: line \d+, column \d+: not valid YAML"):
         load_sweep_file(bad)
 
 
