@@ -11,7 +11,9 @@ is written (the recorder and imports alike, through :meth:`StepRecord.to_row`):
 - a longer one keeps its first ``FIELD_LIMIT`` bytes (never splitting a character) and ends
   with a note, ``[action cut by PlayBench: K of N bytes stored; sha256 H]``, where ``H`` is the
   SHA-256 of the whole text, so a copy kept elsewhere can be matched to the step;
-- ``info`` is held to the same size as JSON: entries that fit an equal share of it are kept
+- ``info`` is held to :data:`INFO_LIMIT` bytes of JSON (larger: an outside harness's
+  request - its chat so far - is kept there, itself held to about 1.3 MiB by
+  ``playbench.games.external.stored``): entries that fit an equal share of it are kept
   whole, the larger ones share the rest and are cut to it (a list keeps its first items, a
   text its head, anything else its JSON cut as text; an entry still too large after that is
   replaced by a note);
@@ -31,6 +33,8 @@ from typing import Any
 
 FIELD_LIMIT = 256 * 1024
 """Bytes of one stored text field (UTF-8; JSON for ``info``) kept before it is cut."""
+INFO_LIMIT = 2 * 1024 * 1024
+"""Bytes of a step's ``info`` JSON kept before it is cut."""
 NOTE_ROOM = 4096
 """Bytes allowed past :data:`FIELD_LIMIT` for PlayBench's own notes saying what was cut."""
 TEXT_FIELDS = ("action", "raw", "invalid_kind", "invalid_reason", "state_hash")
@@ -71,7 +75,7 @@ def _size(value: Any) -> int:
 
 
 def fit_info(info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """``info`` held to ``FIELD_LIMIT`` bytes of JSON (see the module docstring). Entries
+    """``info`` held to ``INFO_LIMIT`` bytes of JSON (see the module docstring). Entries
     small enough for an equal share of the room are kept whole; the larger ones share what is
     left equally and are cut to it. Returns the info to store and, when something was cut,
     ``{"bytes", "stored_bytes", "sha256", "entries"}`` naming (the first 20 of) the cut
@@ -79,12 +83,12 @@ def fit_info(info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | Non
     whole_text = json.dumps(info, default=str, ensure_ascii=False).encode("utf-8",
                                                                           "surrogatepass")
     whole = len(whole_text)
-    if whole <= FIELD_LIMIT + NOTE_ROOM:
+    if whole <= INFO_LIMIT + NOTE_ROOM:
         return info, None
     sizes = {key: _size(value) + len(json.dumps(str(key))) + 4 for key, value in info.items()}
     out: dict[str, Any] = {}
     cut: list[str] = []
-    room = FIELD_LIMIT - 2
+    room = INFO_LIMIT - 2
     for n, key in enumerate(sorted(sizes, key=lambda k: sizes[k])):
         share = room // (len(sizes) - n)
         if sizes[key] <= share:
@@ -95,13 +99,13 @@ def fit_info(info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | Non
         room -= min(_size(out[key]) + len(json.dumps(str(key))) + 4, share)
         cut.append(str(key))
     for key in sorted(out, key=lambda k: -_size(out[k])):  # escapes took more than counted
-        if _size(out) <= FIELD_LIMIT + NOTE_ROOM:
+        if _size(out) <= INFO_LIMIT + NOTE_ROOM:
             break
         out[key] = f"[info.{key} cut by PlayBench: {sizes[key]} bytes not stored]"
         if str(key) not in cut:
             cut.append(str(key))
-    if _size(out) > FIELD_LIMIT + NOTE_ROOM:  # too many entries, or huge keys: the JSON's head
-        head = whole_text[:FIELD_LIMIT // 2].decode("utf-8", "ignore")
+    if _size(out) > INFO_LIMIT + NOTE_ROOM:  # too many entries, or huge keys: the JSON's head
+        head = whole_text[:INFO_LIMIT // 2].decode("utf-8", "ignore")
         out = {"info": f"{head}\n[info cut by PlayBench: {whole} bytes]"}
         cut = ["*"]
     return out, {"bytes": whole, "stored_bytes": _size(out),
@@ -145,5 +149,5 @@ def cap_step_row(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["FIELD_LIMIT", "NOTE_ROOM", "TEXT_FIELDS", "cap_step_row", "cut_text", "fit_info",
-           "fit_text"]
+__all__ = ["FIELD_LIMIT", "INFO_LIMIT", "NOTE_ROOM", "TEXT_FIELDS", "cap_step_row", "cut_text",
+           "fit_info", "fit_text"]
