@@ -49,7 +49,7 @@ from playbench.games.browser_games.server import StaticServer
 from playbench.games.browser_games.tasks import KIND_NAME, TaskRef, task_ref
 from playbench.games.types import Action, Observation, Setting, Task, Transition
 from playbench.games.web.browser import Browser
-from playbench.games.web.session import BrowserError, PageSession, SessionOptions
+from playbench.games.web.session import BrowserError, PageSession, SessionOptions, bounded
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,21 @@ class EnvConfig:
     action_timeout_ms: float = 10_000
     frame_format: str = "png"
     """``png`` or ``jpeg``: how the page's screenshot is taken (see :meth:`frame`)."""
+
+
+CLOSE_SECONDS = 10.0
+"""How long closing a context or a browser may take: a Chromium that stopped answering never
+confirms, and the episode's end (and the next episode) must not wait for it."""
+
+
+async def _within(aw: Any, what: str) -> None:
+    """Close ``what`` by awaiting ``aw`` for at most :data:`CLOSE_SECONDS`; a close that fails
+    or never returns is logged and given up (the process is left to end on its own)."""
+    try:
+        await asyncio.wait_for(aw, CLOSE_SECONDS)
+    except Exception as err:  # gone already, or hung
+        log.warning("%s did not close cleanly (%s); going on without it", what,
+                    str(err).splitlines()[0][:200] if str(err) else type(err).__name__)
 
 
 def _number(value: Any) -> float | None:
@@ -422,7 +437,12 @@ class BrowserGameEnv:
             command = self.parse_action(action.text).move
         p = self.progress
         t1 = time.perf_counter()
-        await self.execute(command)  # a paused game's clock is stepped, never resumed
+        # a paused game's clock is stepped, never resumed; Playwright's key and mouse calls
+        # have no timeout of their own, so a Chromium that stopped answering (frozen, not
+        # dead) ends the step here with a BrowserError instead of holding the run
+        await bounded(self.execute(command),
+                      command.seconds + self.config.action_timeout_ms / 1000,
+                      "performing the action")
         t2 = time.perf_counter()
         before = settled_state(self.state)
         await self._settle()
@@ -500,12 +520,12 @@ class BrowserGameEnv:
         self._shot = None
         if self.session is not None:
             session, self.session = self.session, None
-            await session.close()
+            await _within(session.close(), "the game's browser context")
 
     async def close(self) -> None:
         await self._close_session()
         if self._browser is not None and self._browser is not self._shared_browser:
-            await self._browser.close()
+            await _within(self._browser.close(), "Chromium")
         self._browser = None
         if self.server is not None:
             self.server.stop()
