@@ -118,3 +118,43 @@ def test_a_real_time_episode_verifies_its_actions_only_and_is_not_resumed(tmp_pa
     refused = playbench(env, "run", "--resume", "1", "--no-progress", "--db", db)
     assert refused.returncode != 0
     assert "wall clock" in refused.stderr and "cannot be resumed" in refused.stderr
+
+
+async def test_a_sweep_starts_a_real_time_cell_over_instead_of_resuming_it(tmp_path, db_url):
+    """A sweep continues an unfinished cell by resuming its episode; a cell whose setting the
+    kind cannot resume (a real-time browser game) is played again from the start, and the
+    unfinished episode is left as it was."""
+    import asyncio
+
+    from playbench.app.core.episode import Stepped
+    from playbench.app.core.player import SimpleFactory
+    from playbench.app.core.recorder import DbRecorder
+    from playbench.app.core.task import Task
+    from playbench.app.players.scripted import RandomPlayer
+    from playbench.app.sweeps import LocalEngine, SweepProgress, play_cell
+    from playbench.app.sweeps.cells import Cell
+
+    catalog = Path(__file__).parent / "catalog"
+    level = KIND.load_with("01_probe/01_01", options={"catalog": str(catalog)})[0]
+    setting = "tools:semantic-rt"
+    cell = Cell("rt-cell", "random", Task(KIND.name, level, {}, "test"), setting,
+                KIND.settings()[setting].budget.merged(max_actions=4), 0, 1, sweep="rt")
+    store = Store(open_database(db_url))
+    factory = SimpleFactory(lambda task, repeat: RandomPlayer())
+    recorder = DbRecorder(store)
+    job: asyncio.Task | None = None
+
+    def stop_after_two(event) -> None:
+        if isinstance(event, Stepped) and event.record.index == 1 and job is not None:
+            job.cancel()
+
+    job = asyncio.ensure_future(play_cell(store, cell, factory, recorder=recorder,
+                                          listeners=[stop_after_two]))
+    with pytest.raises(asyncio.CancelledError):
+        await job
+    (outcome,) = await LocalEngine(store, {"random": factory}, recorder=recorder).run(
+        [cell], SweepProgress(1))
+    recorder.close()
+    assert outcome.how == "new" and outcome.status == "done" and outcome.steps == 4
+    statuses = sorted(r.episode.status for r in store.episodes())
+    assert statuses == ["done", "interrupted"]
