@@ -4,9 +4,10 @@ Parametrized over ``playbench.games.kind.default_registry()``: the bundled kinds
 Out plugin installed from ``tests/plugins/lightsout`` (and any kind installed later). Every kind
 is checked here for the protocol, its entry-point name, settings with budgets, bundled sources
 that load, and plans that split what they join; its replay and resume claims are checked on
-real records in ``test_conformance_replay.py``. Kinds on the board view get more checks in ``test_conformance_boards.py``; the
-other views play one bundled task each in ``test_conformance_views.py``. A kind on a view this
-suite does not know fails :func:`test_every_kind_is_on_a_view_this_suite_checks`, so nothing
+real records in ``test_conformance_replay.py``. Kinds on the board view get more checks in
+``test_conformance_boards.py``; the other views play one bundled task each in
+``test_conformance_views.py``. A kind on a view this suite does not know fails
+:func:`test_every_kind_is_on_a_view_this_suite_checks`, so nothing
 is left unchecked silently. Shared helpers: ``tests/kinds/conformance.py``.
 """
 
