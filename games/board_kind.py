@@ -37,6 +37,7 @@ from playbench.games.base import GameSpec, Level, LevelError, RuleOption
 from playbench.games.kind import LAST, AnswerFormat, EnvServices, InputMap, PlayNotes, Source
 from playbench.games.level_packs import Pack
 from playbench.games.plans import Plans
+from playbench.games.replay_spec import RESUMABLE
 from playbench.games.types import Budget, Setting, Task
 
 VIEW = "board"
@@ -105,7 +106,8 @@ class BoardKind:
     """
 
     view = VIEW
-    resumable = True
+    replay = RESUMABLE
+    """Rules are pure functions of a state: replaying the actions rebuilds every state."""
 
     def __init__(self, spec: GameSpec, *, help: str,
                  input_map: Callable[[], InputMap] | None = None,

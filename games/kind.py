@@ -7,7 +7,8 @@ package that registers one :class:`TaskKind` under the ``playbench.tasks`` entry
 The object owns everything the app needs to know about its kind: title and help, the settings
 it can be played in with their default budgets, rule options, where its levels or tasks come
 from, its environment, the person's input map, plan splitting for one-step settings, undo, the
-answer format the prompt protocols use, Gymnasium's action list, resumability and thumbnails.
+answer format the prompt protocols use, Gymnasium's action list, what a replay can rebuild
+(:class:`~playbench.games.replay_spec.ReplaySpec`) and thumbnails.
 Core, players, agents, studies, results, exports, CLI and UI ask the registry; none of them
 names a kind. This mirrors Gymnasium's registry (an id mapped to an entry point) and a
 conformance suite (``tests/kinds``) runs over every registered kind as ``check_env`` does.
@@ -32,6 +33,7 @@ from typing import (
 import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Invalid, Setting, Task
 
 if TYPE_CHECKING:
@@ -203,8 +205,10 @@ class TaskKind(Protocol):
     view: str
     """Which play surface shows it: ``"board"`` (a rendered frame), ``"browser"``, or
     ``"external"`` (an outside harness's request to answer, ``playbench.games.external``)."""
-    resumable: bool
-    """Whether an interrupted episode can be rebuilt step by step (not for live web sites)."""
+    replay: ReplaySpec
+    """How far a recorded episode can be played again: resumed after an interruption,
+    verified step by step, and whether that needs rendering
+    (:class:`~playbench.games.replay_spec.ReplaySpec`; not resumable for live web sites)."""
     undo: bool
     """Whether settings with history may offer undo for this kind (ING-VP: puzzles.md)."""
     rule_options: tuple[RuleOption, ...]

@@ -112,7 +112,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for eid in ids:
         report = asyncio.run(verify_episode(store, eid))
         if report.ok:
-            print(f"episode {eid}: ok ({report.steps_checked} steps)")
+            limited = f"; {report.limited}" if report.limited else ""
+            print(f"episode {eid}: ok ({report.steps_checked} steps{limited})")
         else:
             failed += 1
             print(f"episode {eid}: MISMATCH")

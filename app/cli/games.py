@@ -1,5 +1,6 @@
 """``playbench games``: each registered kind of task, its play settings and their default
-budgets."""
+budgets, and which of its episodes can be resumed (the kind's ``ReplaySpec``, with its reason
+when some cannot)."""
 
 from __future__ import annotations
 
@@ -46,9 +47,12 @@ def cmd_games(args: argparse.Namespace) -> int:
             print()
         kind = kinds.get(name)
         print(f"{name} - {kind.title}: {kind.help}")
+        print(kind.replay.summary())
         rows = []
         for s in kind.settings().values():
             rows.append([s.name, budget_text(s.budget),
-                         "yes" if undo_allowed(s, name) else "-", s.description])
-        table(["setting", "default budget", "undo", "what the player sees and sends"], rows)
+                         "yes" if undo_allowed(s, name) else "-",
+                         "yes" if kind.replay.resumes(s.name) else "no", s.description])
+        table(["setting", "default budget", "undo", "resume", "what the player sees and sends"],
+              rows)
     return 0

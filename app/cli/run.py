@@ -166,9 +166,10 @@ def _resume(args: argparse.Namespace) -> int:
         kind = default_registry().get(row.task.game)
     except UnknownKind as err:
         raise UsageError(str(err)) from None
-    if not kind.resumable:
-        raise UsageError(f"episode {args.resume} cannot be resumed: {kind.title.lower()} "
-                         "episodes cannot be rebuilt step by step")
+    setting = row.episode.setting or "default"
+    if not kind.replay.resumes(setting):
+        raise UsageError(f"episode {args.resume} ({kind.name}, setting {setting}) cannot be "
+                         f"resumed: {kind.replay.reason}")
     spec_text = args.player or row.episode.player
     try:
         factory = player_factory(spec_text, store)

@@ -32,6 +32,7 @@ from playbench.app.core.types import Action, Decision, Invalid, Observation, Tra
 from playbench.db.engine import DatabaseLost, DiskFull
 from playbench.evaluators.agent import agent_metrics
 from playbench.games.base import MoveError
+from playbench.games.kind import KindError, UnknownKind, default_registry
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +54,34 @@ class ReplayMismatch(RuntimeError):
     """Re-applying recorded actions did not reproduce the recorded states."""
 
 
+def _first_line(err: BaseException) -> str:
+    """The first line of an error's message: Playwright appends the browser's whole log to
+    its errors (hundreds of lines once Chromium is killed), which is no end reason."""
+    text = str(err).strip()
+    return text.splitlines()[0] if text else ""
+
+
 def _error_text(err: BaseException) -> str:
-    return f"error: {type(err).__name__}: {err}"[:300]
+    return f"error: {type(err).__name__}: {_first_line(err)}"[:300]
 
 
 def _log_failure(what: str, err: BaseException, hint: str = "") -> None:
     """One line for the user naming the cause (and what to do); the traceback only in the
     verbose log (``-v``), where it helps a developer rather than alarming a user."""
-    log.error("%s: %s: %s%s", what, type(err).__name__, err, hint)
+    log.error("%s: %s: %s%s", what, type(err).__name__, _first_line(err), hint)
     log.info("traceback of the failure above", exc_info=err)
+
+
+def _resume_hint(game: str, setting: str, episode_id: int) -> str:
+    """What to tell a person whose episode failed: how to continue it, where the kind can
+    rebuild it (its ``ReplaySpec``), else that it cannot be."""
+    try:
+        spec = default_registry().get(game).replay
+    except (UnknownKind, KindError):
+        return ""
+    if spec.resumes(setting):
+        return f"; continue it with `playbench run --resume {episode_id}`"
+    return f"; it cannot be resumed: {spec.reason}"
 
 
 # -- events the UI (or a progress bar) can follow ----------------------------------------------
@@ -328,7 +348,7 @@ class Episode:
                             f"`playbench run --resume {self.episode_id}`") from None
         except Exception as err:  # infrastructure failure: keep the steps, mark the episode
             _log_failure(f"episode {self.episode_id} ended with an error", err,
-                         f"; continue it with `playbench run --resume {self.episode_id}`")
+                         _resume_hint(self.task.game, self.setting.name, self.episode_id))
             return await self._finish("error", _error_text(err), {})
         scores = {**await self.env.score(self.steps, self.setting, end_reason=reason),
                   **agent_metrics(self.steps)}

@@ -9,6 +9,7 @@ options (resume, clock, listeners, services) are written once.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ from playbench.app.core.recorder import Recorder, StepRecord
 from playbench.app.core.settings import Setting
 from playbench.app.core.task import Task
 from playbench.games.kind import EnvServices, default_registry
+
+log = logging.getLogger(__name__)
 
 EnvFactory = Callable[[Task], Env]
 """Makes a fresh environment for one episode's task."""
@@ -70,7 +73,18 @@ async def play(task: Task, player: Player, *, setting: Setting, budget: Budget,
             return await episode.resume(resume.episode_id, resume.records, resume.carried_ms)
         return await episode.run()
     finally:
+        await _close(env)
+
+
+async def _close(env: Env) -> None:
+    """Close the episode's environment. A close that fails (its browser died with the
+    episode) is logged, not raised: the episode's end is recorded already, and raising here
+    would take the rest of a run or sweep down with it. Cancellation still propagates."""
+    try:
         await env.close()
+    except Exception as err:
+        log.warning("closing the %s environment failed: %s: %s", type(env).__name__,
+                    type(err).__name__, str(err).splitlines()[0][:200] if str(err) else "")
 
 
 __all__ = ["EnvFactory", "Resume", "new_env", "play"]

@@ -23,7 +23,7 @@ from playbench.app.core.task import Task
 from playbench.db.store import EpisodeRow, Store
 from playbench.db.thinking import carried_ms
 from playbench.games.base import Level
-from playbench.games.kind import EnvServices
+from playbench.games.kind import EnvServices, default_registry
 
 
 @dataclass
@@ -115,6 +115,9 @@ async def resume_episode(store: Store, episode_id: int, player: Player, recorder
         raise NotResumable(f"episode {episode_id} is {ep.status}; only interrupted or failed "
                            "episodes can be resumed")
     task = task_of(row)
+    spec = default_registry().get(task.game).replay
+    if not spec.resumes(ep.setting or "default"):
+        raise NotResumable(f"episode {episode_id} cannot be resumed: {spec.reason}")
     records = records_of(store.steps(episode_id))
     carried = carried_ms(store.db, episode_id, len(records))
     return await play(task, player, setting=get_setting(ep.setting or "default", task.game),

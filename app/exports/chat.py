@@ -13,7 +13,8 @@ Two layouts (docs/studies.md):
   user message and the answer; images are kept in the newest user turn only unless
   ``images="all"`` (VAB keeps only the latest image).
 ``success_only`` keeps solved episodes only. Episodes of kinds that cannot be rebuilt step by
-step (``TaskKind.resumable`` False: web tasks on live sites) are skipped and counted.
+step (``TaskKind.replay``: web tasks on live sites, browser games in real time) are skipped
+and counted.
 """
 
 from __future__ import annotations
@@ -152,10 +153,11 @@ async def _replay(store: Store, episode_id: int, protocols, images: _ImageFiles)
     return row, player.turns
 
 
-def _replayable(game: str) -> bool:
-    """Whether the kind rebuilds an episode step by step (False for an unknown kind)."""
+def _replayable(game: str, setting: str) -> bool:
+    """Whether the kind rebuilds an episode of ``setting`` step by step (False for an unknown
+    kind)."""
     try:
-        return bool(default_registry().get(game).resumable)
+        return default_registry().get(game).replay.resumes(setting)
     except (UnknownKind, KindError):
         return False
 
@@ -183,7 +185,7 @@ async def export_chat_async(store: Store, out: Path, scope: Scope = Scope(), *,
     report = ChatReport()
     with open(out / "chat.jsonl", "w", encoding="utf-8") as f:
         for facts in load_episodes(store, scope).episodes:
-            if not _replayable(facts.game):
+            if not _replayable(facts.game, facts.setting):
                 report.skip(f"{facts.game} task")  # a live site cannot be replayed
                 continue
             if success_only and not facts.is_solved:

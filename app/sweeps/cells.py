@@ -31,6 +31,7 @@ from playbench.app.core.settings import get_setting
 from playbench.app.core.task import Task
 from playbench.db.store import Store
 from playbench.db.sweeps import cell_episodes, take_over
+from playbench.games.kind import default_registry
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,9 @@ async def play_cell(store: Store, cell: Cell, factory: PlayerFactory, *,
             take_over(store.db, e.id)
     open_ = [e for e in cell_episodes(store.db, cell.key)
              if e.status in ("interrupted", "error")]
-    if open_:
+    # a kind that cannot rebuild this setting's episodes (a live site, a game on the wall
+    # clock) starts the cell over; the unfinished episode stays as it was
+    if open_ and default_registry().get(cell.task.game).replay.resumes(cell.setting):
         e = open_[-1]
         player = factory.resumed(cell.task, e.n_steps)
         result = await resume_episode(store, e.id, player, recorder, listeners=listeners,

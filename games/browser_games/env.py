@@ -49,7 +49,7 @@ from playbench.games.browser_games.server import StaticServer
 from playbench.games.browser_games.tasks import KIND_NAME, TaskRef, task_ref
 from playbench.games.types import Action, Observation, Setting, Task, Transition
 from playbench.games.web.browser import Browser
-from playbench.games.web.session import BrowserError, PageSession, SessionOptions
+from playbench.games.web.session import BrowserError, PageSession, SessionOptions, bounded
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,8 @@ BEGIN = """async ({seed, width, height, first}) => {
 STATE = "JSON.parse(JSON.stringify(window.gameAPI.getState()))"
 PAUSE_STATE = f"(window.__pauseGame(), {STATE})"
 PAUSE = "window.__pauseGame()"
-RESUME = "window.__resumeGame()"
+ADVANCE = "window.__advanceGame({ms})"
+FRAME_SECONDS = 1 / 60
 
 
 def control_script() -> str:
@@ -124,6 +125,21 @@ class EnvConfig:
     """``png`` or ``jpeg``: how the page's screenshot is taken (see :meth:`frame`)."""
 
 
+CLOSE_SECONDS = 10.0
+"""How long closing a context or a browser may take: a Chromium that stopped answering never
+confirms, and the episode's end (and the next episode) must not wait for it."""
+
+
+async def _within(aw: Any, what: str) -> None:
+    """Close ``what`` by awaiting ``aw`` for at most :data:`CLOSE_SECONDS`; a close that fails
+    or never returns is logged and given up (the process is left to end on its own)."""
+    try:
+        await asyncio.wait_for(aw, CLOSE_SECONDS)
+    except Exception as err:  # gone already, or hung
+        log.warning("%s did not close cleanly (%s); going on without it", what,
+                    str(err).splitlines()[0][:200] if str(err) else type(err).__name__)
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return float(value)
@@ -155,7 +171,7 @@ class BrowserGameEnv:
         self._shot: bytes | None = None
         """The screenshot taken with the last state read, for the next observation."""
         self.timings: dict[str, float] = {}
-        """Milliseconds of the last step's parts: resume, execute, pause+state+screenshot
+        """Milliseconds of the last step's parts: execute, pause+state+screenshot
         (overlapped, see :meth:`_settle`) and frame (decoding the screenshot)."""
 
     # -- settings ---------------------------------------------------------------------------
@@ -200,16 +216,13 @@ class BrowserGameEnv:
                                  action_timeout_ms=self.config.action_timeout_ms)
         self.session = session = await self._browser.new_session(options)
         await session.context.add_init_script(f"window.__PB_SEED = {int(seed) & 0xFFFFFFFF};")
+        if self.paused_mode:  # the game clock moves only when step() advances it
+            await session.context.add_init_script("window.__PB_STEPPED = true;")
         await session.context.add_init_script(control_script())
         rel = page_dir.resolve().relative_to(self.server.root).as_posix()
         await session.open_tabs([self.server.url(f"{rel}/{entry}")])
-        page = session.page
-        try:
-            await page.wait_for_function(READY, timeout=self.config.load_timeout_ms)
-        except Exception as err:
-            raise BrowserError(f"{ref.game_id}: the page never defined window.gameAPI "
-                               f"with getState() ({str(err).splitlines()[0][:200]})") from err
-        await session.answer(page.evaluate(f"() => window.__setGameSpeed("
+        await self._wait_ready(ref.game_id)
+        await session.answer(session.page.evaluate(f"() => window.__setGameSpeed("
                                            f"{spec.speed_multiplier!r})"), "setting the speed")
         await self._begin(first=True)
         if self.paused_mode:
@@ -218,6 +231,42 @@ class BrowserGameEnv:
         score = _number(lookup(self.state, tspec.score_field))
         self.progress = Progress(tspec.start, tspec.target, best=score, score=score)
         return await self.observe()
+
+    async def _wait_ready(self, game_id: str) -> None:
+        """Wait until the page defines ``gameAPI.getState``. On a stepped clock a game that
+        sets its API up from a timer or an animation frame gets its frames one at a time (the
+        page has loaded, so only game time is missing); on a running clock Playwright polls."""
+        assert self.session is not None
+        page = self.session.page
+        if not self.paused_mode:
+            try:
+                await page.wait_for_function(READY, timeout=self.config.load_timeout_ms)
+            except Exception as err:
+                raise BrowserError(f"{game_id}: the page never defined window.gameAPI with "
+                                   f"getState() ({str(err).splitlines()[0][:200]})") from err
+            return
+        deadline = time.monotonic() + self.config.load_timeout_ms / 1000
+        while not await self._call(f"({READY})()", "waiting for gameAPI"):
+            if time.monotonic() > deadline:
+                raise BrowserError(f"{game_id}: the page never defined window.gameAPI with "
+                                   "getState()")
+            await self._advance(FRAME_SECONDS)
+
+    async def _advance(self, seconds: float) -> None:
+        """Move the paused game's clock on by ``seconds`` (times the game's speed), running
+        its timers and animation frames on the way (``__advanceGame`` in inject/control.js)."""
+        assert self.session is not None
+        await self.session.answer(self.session.page.evaluate(
+            ADVANCE.format(ms=repr(seconds * 1000.0))), "advancing the game clock")
+
+    async def _hold(self, seconds: float) -> None:
+        """Let ``seconds`` of game time pass: stepped on a paused game, real on a running one."""
+        if seconds <= 0:
+            return
+        if self.paused_mode:
+            await self._advance(seconds)
+        else:
+            await asyncio.sleep(seconds)
 
     async def _begin(self, first: bool) -> None:
         assert self.session is not None and self.spec is not None
@@ -240,9 +289,6 @@ class BrowserGameEnv:
 
     async def _pause(self) -> None:
         await self._call(PAUSE, "pausing the game")
-
-    async def _resume(self) -> None:
-        await self._call(RESUME, "resuming the game")
 
     async def read_state(self, pause: bool = False) -> dict[str, Any]:
         """``gameAPI.getState()`` as plain JSON values (after pausing the game, with
@@ -335,7 +381,9 @@ class BrowserGameEnv:
 
     async def execute(self, command: Command) -> None:
         """Perform one command on the page, taking the command's duration (a click or a typed
-        text is followed by the role's hold duration so the game can answer it)."""
+        text is followed by the role's hold duration so the game can answer it). On a paused
+        game the duration is game time stepped by :meth:`_hold`, exactly the same on every
+        run; in real time it is wall-clock time."""
         assert self.session is not None and self.spec is not None
         page = self.session.page
         hold = self.spec.role.computer_use.hold_duration
@@ -344,12 +392,12 @@ class BrowserGameEnv:
         if command.op == "keys":
             for key in command.keys:
                 await page.keyboard.down(key)
-            await asyncio.sleep(command.seconds)
+            await self._hold(command.seconds)
             for key in reversed(command.keys):
                 await page.keyboard.up(key)
             return
         if command.op == "wait":
-            await asyncio.sleep(command.seconds)
+            await self._hold(command.seconds)
             return
         if command.op == "type":
             await page.keyboard.type(command.text)
@@ -365,7 +413,7 @@ class BrowserGameEnv:
             elif command.op == "click_hold":
                 await page.mouse.move(x, y)
                 await page.mouse.down()
-                await asyncio.sleep(command.seconds)
+                await self._hold(command.seconds)
                 await page.mouse.up()
                 return
             elif command.op == "drag":
@@ -378,9 +426,9 @@ class BrowserGameEnv:
                 await page.mouse.move(x, y)
                 await page.mouse.wheel(*command.delta)
             run_for = max(run_for, hold)
-        left = run_for - (time.perf_counter() - start)
-        if left > 0:
-            await asyncio.sleep(left)
+        # the input itself took no game time on a paused game; on a running one it did
+        spent = 0.0 if self.paused_mode else time.perf_counter() - start
+        await self._hold(run_for - spent)
 
     async def step(self, action: Action) -> Transition:
         assert self.progress is not None and self.task_spec is not None
@@ -388,28 +436,23 @@ class BrowserGameEnv:
         if not isinstance(command, Command):
             command = self.parse_action(action.text).move
         p = self.progress
-        t0 = time.perf_counter()
-        resuming = None
-        if self.paused_mode:
-            # the resume is sent ahead of the action's first input; its answer is awaited
-            # after the action, so its round trip is not added to the step
-            resuming = asyncio.ensure_future(self._resume())
-            await asyncio.sleep(0)
         t1 = time.perf_counter()
+        # a paused game's clock is stepped, never resumed; Playwright's key and mouse calls
+        # have no timeout of their own, so a Chromium that stopped answering (frozen, not
+        # dead) ends the step here with a BrowserError instead of holding the run
         try:
-            await self.execute(command)
+            await bounded(self.execute(command),
+                          command.seconds + self.config.action_timeout_ms / 1000,
+                          "performing the action")
         except Exception as err:  # a page that died (out of memory): say so, not Playwright
             if self.session is not None and self.session.crashed is not None:
                 raise BrowserError(self.session.crashed) from err
             raise
-        finally:
-            if resuming is not None:
-                await resuming
         t2 = time.perf_counter()
         before = settled_state(self.state)
         await self._settle()
         t3 = time.perf_counter()
-        self.timings = {"resume": (t1 - t0) * 1000, "execute": (t2 - t1) * 1000,
+        self.timings = {"execute": (t2 - t1) * 1000,
                         "pause+state+screenshot": (t3 - t2) * 1000}
         changed = settled_state(self.state) != before
         reason, terminated, was_reset = await self._evaluate()
@@ -442,11 +485,7 @@ class BrowserGameEnv:
         if not t.continue_on_fail:
             why = lookup(self.state, "terminal.reason") or outcome or "game over"
             return f"the game ended: {why}", True, False
-        if self.paused_mode:
-            await self._resume()
-        await self._begin(first=False)
-        if self.paused_mode:
-            await self._pause()
+        await self._begin(first=False)  # a paused game stays paused: no game time passes
         self._shot = None  # the screenshot shows the ended game, not the new one
         p.resets += 1
         self.state = await self.read_state()
@@ -489,12 +528,12 @@ class BrowserGameEnv:
         self._shot = None
         if self.session is not None:
             session, self.session = self.session, None
-            await session.close()
+            await _within(session.close(), "the game's browser context")
 
     async def close(self) -> None:
         await self._close_session()
         if self._browser is not None and self._browser is not self._shared_browser:
-            await self._browser.close()
+            await _within(self._browser.close(), "Chromium")
         self._browser = None
         if self.server is not None:
             self.server.stop()

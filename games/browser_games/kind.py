@@ -35,6 +35,7 @@ from playbench.games.browser_games.tasks import (
 from playbench.games.kind import EnvServices, Source, SourceOption
 from playbench.games.packs import select as select_range
 from playbench.games.packs import split_source
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Invalid, Setting, Task
 
 if TYPE_CHECKING:
@@ -123,8 +124,13 @@ class BrowserGamesKind:
     view = "game"
     """Played in the browser pane with a game's HUD (the pane turns keys and clicks into
     actions through :meth:`person_input`)."""
-    resumable = False
-    """A running game cannot be rebuilt by replaying timed key presses exactly."""
+    replay = ReplaySpec(
+        clocked_settings=frozenset(n for n, (_, realtime, _) in MODES.items() if realtime),
+        reason=("the real-time settings run the game on the wall clock while the player "
+                "thinks, so the same actions do not lead to the same game; the paused ones "
+                "step the game's own clock and replay exactly"))
+    """Paused settings step the page's clock (``inject/control.js``) and seed its random
+    numbers, so the same seed and actions give the same states; real-time ones cannot."""
     undo = False
     rule_options: tuple[RuleOption, ...] = ()
     answers = BrowserGameAnswers()

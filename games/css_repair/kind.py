@@ -26,6 +26,7 @@ from playbench.games.css_repair import plans, project
 from playbench.games.css_repair.tools import CssAnswers
 from playbench.games.kind import EnvServices, Source
 from playbench.games.packs import RangeError, select, split_source
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
@@ -97,8 +98,9 @@ class CssRepairKind:
     protocol_family = "tools"
     """Every setting plays through the tool-calling protocol (``family_of``)."""
     order = 60
-    resumable = True
-    """The state is the list of edits, so replaying the steps rebuilds it."""
+    replay = ReplaySpec(renders=True)
+    """The state is the list of edits, so replaying the steps rebuilds it; whether a look-up
+    finds an element and the SSIM scores come from the rendered page, so a replay renders."""
     undo = False
     """``revert_last_edit`` is the kind's own undo, counted as a round like in VAB."""
     rule_options: tuple[RuleOption, ...] = ()

@@ -18,6 +18,7 @@ import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.kind import EnvServices, Source
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
@@ -71,8 +72,8 @@ class ExternalKind:
     help = ("Answer an outside harness's model calls: reply in text or build a tool call from "
             "the tools it offers")
     view = VIEW
-    resumable = False
-    """A harness cannot be rewound to replay its requests."""
+    replay = ReplaySpec(resumable=False, reason=(
+        "the outside harness sent its requests once and cannot be rewound to send them again"))
     undo = False
     rule_options: tuple[RuleOption, ...] = ()
     answers = None

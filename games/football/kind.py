@@ -31,6 +31,7 @@ from playbench.games.football import game, scenarios
 from playbench.games.football.engine import QUIET_WIDTH, unavailable_reason
 from playbench.games.football.render import FRAME_WIDTH, FootballRenderer, sketch
 from playbench.games.kind import EnvServices, Gesture
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Action, Budget, Observation, Setting, Task, Transition
 
 HERE = Path(__file__).parent
@@ -235,7 +236,8 @@ class FootballTaskEnv(BoardTaskEnv):
 class FootballKind(BoardKind):
     """The ``football`` task kind (see the module docstring)."""
 
-    resumable = True
+    replay = ReplaySpec()
+    """GRF is deterministic under its seed: the same decisions give the same game."""
     protocol_family = "magebench"
     """Models play every football setting with MageBench's prompt (the only one it has)."""
 

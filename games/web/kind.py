@@ -20,6 +20,7 @@ import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.kind import EnvServices, Source
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.web import sources
 from playbench.games.web.actions import TYPE_RULE
@@ -105,8 +106,9 @@ class WebKind:
                     "element list; <i>vwa:text</i> the list only.")
     """What the Library's task panel says about playing web tasks."""
     view = "browser"
-    resumable = False
-    """A live site's state cannot be rebuilt by replaying the steps."""
+    replay = ReplaySpec(resumable=False, reason=(
+        "a site keeps what earlier steps did on its server (posts, carts, logins), so "
+        "replaying the steps into a fresh page does not rebuild the page the episode left"))
     undo = False
     """A browser cannot be snapshotted; no web setting offers undo (web.md)."""
     rule_options: tuple[RuleOption, ...] = (TYPE_RULE,)

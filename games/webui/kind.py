@@ -25,6 +25,7 @@ import numpy as np
 from playbench.games.base import Level, RuleOption
 from playbench.games.coding.fences import as_answer
 from playbench.games.kind import EnvServices, Source
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.webui.tasks import BUNDLED, GAME, load_levels, task_of
 
@@ -101,7 +102,7 @@ class WebUIKind:
     view = "code"
     protocol_family = "webui"
     """Models read and answer this kind with the ``webui`` prompt protocol."""
-    resumable = True
+    replay = ReplaySpec()
     """The state is the last submitted files: a resume submits the recorded answers again,
     re-rendering and re-scoring each (see ``games/webui/env.py``)."""
     undo = False

@@ -3,10 +3,11 @@
 Parametrized over ``playbench.games.kind.default_registry()``: the bundled kinds and the Lights
 Out plugin installed from ``tests/plugins/lightsout`` (and any kind installed later). Every kind
 is checked here for the protocol, its entry-point name, settings with budgets, bundled sources
-that load, plans that split what they join, and its resumability claim against the app's own
-replay check. Kinds on the board view get more checks in ``test_conformance_boards.py``; the
-other views play one bundled task each in ``test_conformance_views.py``. A kind on a view this
-suite does not know fails :func:`test_every_kind_is_on_a_view_this_suite_checks`, so nothing
+that load, and plans that split what they join; its replay and resume claims are checked on
+real records in ``test_conformance_replay.py``. Kinds on the board view get more checks in
+``test_conformance_boards.py``; the other views play one bundled task each in
+``test_conformance_views.py``. A kind on a view this suite does not know fails
+:func:`test_every_kind_is_on_a_view_this_suite_checks`, so nothing
 is left unchecked silently. Shared helpers: ``tests/kinds/conformance.py``.
 """
 
@@ -17,18 +18,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from playbench.app.core.play import play
-from playbench.app.core.recorder import DbRecorder
-from playbench.app.core.replay import verify_episode
-from playbench.app.players.scripted import RandomPlayer
-from playbench.app.ui.models.records import kind_resumable
-from playbench.db.engine import open_database
-from playbench.db.store import Store
 from playbench.games.base import Level, RuleOption
 from playbench.games.kind import (
     ENTRY_POINT_GROUP,
     TaskKind,
 )
+from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting
 from tests.kinds.conformance import (
     NAMES,
@@ -36,9 +31,7 @@ from tests.kinds.conformance import (
     REGISTRY,
     VIEWS,
     board_env,
-    first_task,
     params,
-    run,
 )
 
 # --- every kind -----------------------------------------------------------------------------
@@ -60,7 +53,7 @@ def test_kind_satisfies_the_protocol_under_its_entry_point_name(name):
     assert isinstance(kind, TaskKind)
     assert kind.name == name and points[name].load() is kind
     assert kind.title.strip() and kind.help.strip()
-    assert isinstance(kind.resumable, bool) and isinstance(kind.undo, bool)
+    assert isinstance(kind.replay, ReplaySpec) and isinstance(kind.undo, bool)
     assert all(isinstance(o, RuleOption) and o.default in o.choices for o in kind.rule_options)
     assert kind.gym_actions is None or (
         kind.gym_actions and all(isinstance(a, str) for a in kind.gym_actions))
@@ -119,33 +112,3 @@ def test_plans_split_what_join_writes(name):
         moves = ["click [12]", "type [5] [blue guitar]", "scroll [down]", "stop [a b c]"]
     assert kind.split_plan(kind.join_plan(moves)) == moves
     assert kind.split_plan("   ") == []
-
-
-
-@pytest.mark.parametrize("name", params(PLAYABLE, smoke=True))
-def test_resumability_claim(name, db_url):
-    """A resumable kind's recorded episode replays to the same state hashes (the app's own
-    check, ``verify_episode``); a non-resumable kind says so to the app."""
-    kind = REGISTRY.get(name)
-    assert kind_resumable(name) is kind.resumable
-    if not kind.resumable:
-        # Code kinds (WebUI, CSS repair) resume: their state is what was submitted or edited,
-        # rebuilt by submitting it again in the browser.
-        assert kind.view in ("browser", "external", "game"), \
-            "only live sites, outside harnesses and game kinds are expected not to resume"
-        return
-    task = first_task(kind)
-    setting = kind.settings()["default"]
-    store = Store(open_database(db_url))
-    actions = min(8, setting.budget.max_actions or 8)  # WebUI: 5 submissions, each rendered
-
-    async def go() -> None:
-        result = await play(task, RandomPlayer(), setting=setting,
-                            budget=setting.budget.merged(max_actions=actions),
-                            recorder=DbRecorder(store), seed=3, render=False)
-        steps = store.steps(result.episode_id)
-        assert steps and all(s.state_hash for s in steps)
-        report = await verify_episode(store, result.episode_id)
-        assert report.ok, report.problems
-        assert report.steps_checked == len(steps)
-    run(go())

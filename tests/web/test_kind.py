@@ -29,7 +29,8 @@ def test_the_installed_registry_finds_web_through_its_entry_point():
     assert "web" in kinds.names()
     kind = kinds.get("web")
     assert kind is KIND and isinstance(kind, TaskKind)
-    assert (kind.view, kind.resumable, kind.undo) == ("browser", False, False)
+    assert (kind.view, kind.replay.resumable, kind.undo) == ("browser", False, False)
+    assert "server" in kind.replay.reason
     assert kind.answers is None and kind.gym_actions is None and kind.input_map() is None
 
 

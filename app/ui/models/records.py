@@ -39,8 +39,8 @@ class EpisodeSummary:
     blinded: bool = False
     """An annotator's own episode of a blind study: outcome and scores are not shown."""
     kind_resumable: bool = True
-    """Whether the task's kind can rebuild an episode step by step (``TaskKind.resumable``;
-    not for live web sites)."""
+    """Whether the task's kind can rebuild an episode of this setting step by step
+    (``TaskKind.replay``; not for live web sites, nor for browser games in real time)."""
 
     @property
     def resumable(self) -> bool:
@@ -51,11 +51,13 @@ class EpisodeSummary:
         return f"{self.participant} ({self.participant_kind})"
 
 
-def kind_resumable(game: str, registry: Registry | None = None) -> bool:
-    """Whether episodes of ``game`` can be resumed (False for a kind that is not installed)."""
+def kind_resumable(game: str, registry: Registry | None = None,
+                   setting: str = "default") -> bool:
+    """Whether episodes of ``game`` played in ``setting`` can be resumed (False for a kind
+    that is not installed)."""
     kinds = registry if registry is not None else default_registry()
     try:
-        return bool(kinds.get(game).resumable)
+        return kinds.get(game).replay.resumes(setting)
     except (UnknownKind, KindError):
         return False
 
@@ -72,7 +74,7 @@ def summary_of(row: EpisodeRow, registry: Registry | None = None) -> EpisodeSumm
         setting=ep.setting or "default", status=ep.status, end_reason=ep.end_reason,
         steps=ep.n_steps or 0, solved=None if solved is None else bool(solved),
         started=ep.started, study_id=ep.study_id,
-        kind_resumable=kind_resumable(task.game, registry))
+        kind_resumable=kind_resumable(task.game, registry, ep.setting or "default"))
 
 
 def list_episodes(store: Store, limit: int = 1000) -> list[EpisodeSummary]:

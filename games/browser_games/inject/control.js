@@ -8,6 +8,11 @@
 // stands still, timers wait and animation frames are held; at speed x it runs x times real time.
 // Randomness: Math.random is a mulberry32 generator seeded from window.__PB_SEED (set by an
 // earlier init script) or __setDeterministicSeed(seed).
+// Stepped time: with window.__PB_STEPPED set by an earlier init script (the paused settings),
+// the game clock starts paused and only __advanceGame(ms) moves it, on a fixed grid of 60
+// animation frames per game second with every timer fired at its due time. What the game
+// computes then depends on the seed and the inputs alone, not on how fast the machine is, so
+// an episode replays to the same states (docs/replay.md).
 (() => {
   'use strict';
   if (window.__pbControl) return;
@@ -20,7 +25,8 @@
   // A fixed calendar origin: the same seed and actions give the same Date values.
   const EPOCH_MS = typeof window.__PB_EPOCH_MS === 'number' ? window.__PB_EPOCH_MS : 1767225600000;
 
-  const clock = {paused: false, speed: 1, game: 0, lastReal: realPerfNow(), pausedAtReal: null};
+  const stepped = window.__PB_STEPPED === true;
+  const clock = {paused: stepped, speed: 1, game: 0, lastReal: realPerfNow(), pausedAtReal: null};
   function now() {
     const r = realPerfNow();
     if (!clock.paused) clock.game += (r - clock.lastReal) * clock.speed;
@@ -56,8 +62,11 @@
     }
     arm();
   }
+  let firing = 0;  // > 0 while timer callbacks run during __advanceGame
   function addTimer(fn, delay, args, repeat) {
-    const ms = Math.max(0, Number(delay) || 0);
+    // While stepping, a timer set from a timer waits at least 4 ms (browsers clamp nested
+    // timers the same way), so a zero-delay chain cannot hold game time still forever.
+    const ms = Math.max(firing > 0 ? 4 : 0, Number(delay) || 0);
     const id = nextId++;
     timers.set(id, {due: now() + ms, fn, args, every: repeat ? ms : null});
     arm();
@@ -148,8 +157,64 @@
   };
   window.__getGameSpeedState = () => ({paused: clock.paused, speed: clock.speed,
                                        gameTimeMs: now()});
+  // ---- stepped time: the harness moves the paused clock itself ----
+  const FRAME_MS = 1000 / 60;
+  let frameNo = 0;  // animation frames run so far on the grid k * FRAME_MS
+  function report(err) { realSetTimeout(() => { throw err; }, 0); }
+  function fireDueTimers() {
+    const ready = [...timers.entries()].filter(([, t]) => t.due <= clock.game)
+      .sort((a, b) => a[1].due - b[1].due || a[0] - b[0]);
+    firing += 1;
+    try {
+      for (const [id, t] of ready) {
+        if (!timers.has(id)) continue;
+        if (t.every === null) timers.delete(id); else t.due += Math.max(1, t.every);
+        try {
+          if (typeof t.fn === 'function') t.fn(...t.args); else (0, eval)(String(t.fn));
+        } catch (err) { report(err); }
+      }
+    } finally { firing -= 1; }
+  }
+  function runHeldFrames() {
+    const held = [...frames.entries()].filter(([, e]) => e.real === null);
+    for (const [id, e] of held) {
+      if (!frames.has(id)) continue;
+      frames.delete(id);
+      try { e.fn(clock.game); } catch (err) { report(err); }
+    }
+  }
+  // A task boundary between frames, so promise jobs and event handlers queued by one frame
+  // run before the next, as they would between real frames.
+  function yieldTask() {
+    return new Promise((done) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => done();
+      channel.port2.postMessage(0);
+    });
+  }
+  window.__advanceGame = async (ms) => {
+    if (!clock.paused) throw new Error('the game clock is running; pause it before advancing');
+    const end = clock.game + Math.max(0, Number(ms) || 0) * clock.speed;
+    // after a stretch of real time (a manual __resumeGame) the grid continues from now
+    frameNo = Math.max(frameNo, Math.floor(clock.game / FRAME_MS));
+    for (;;) {
+      let next = (frameNo + 1) * FRAME_MS;
+      for (const t of timers.values()) next = Math.min(next, t.due);
+      if (next > end) break;
+      clock.game = Math.max(clock.game, next);
+      fireDueTimers();
+      if (clock.game >= (frameNo + 1) * FRAME_MS) {
+        frameNo += 1;
+        runHeldFrames();
+      }
+      await yieldTask();
+    }
+    clock.game = end;
+    return clock.game;
+  };
+
   window.__setDeterministicSeed = (seed) => { seedWith(seed); return rng.seed; };
   window.__getDeterministicSeed = () => rng.seed;
   window.__resetRandom = () => { rng.state = rng.seed; return rng.seed; };
-  window.__pbControl = {version: 1, now};
+  window.__pbControl = {version: 2, now, stepped};
 })();
