@@ -113,6 +113,7 @@ def add_parsers(sub) -> None:
     r.add_argument("--include-practice", action="store_true",
                    help="play the practice tasks too (recorded as practice)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_researcher_option(r)
     add_db_option(r)
     r.set_defaults(handler=cmd_run)
 
@@ -366,6 +367,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         bar.close()
     print(f"{report.participant}: {len(report.results)} episodes played, {report.skipped} "
           "already done")
-    if report.results:
+    protocol = load_protocol(store, args.name)
+    if protocol.sealed and protocol.id not in cli_viewer(args, store).unlocked:
+        print("scores not shown: the study is sealed (--researcher-key or "
+              "$PLAYBENCH_RESEARCHER_PASSPHRASE shows them)")
+    elif report.results:
         _summary(report.results)
     return 1 if report.errors else 0

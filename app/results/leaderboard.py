@@ -43,7 +43,7 @@ from playbench.app.results.stats import (
     weighted_mean,
 )
 from playbench.app.studies.access import check_results_allowed
-from playbench.app.studies.screening import Screening, screen_study
+from playbench.app.studies.screening import Screening, check_episode_ids, screen_study
 from playbench.db.store import Store
 from playbench.games.kind import (
     KindError,
@@ -116,6 +116,8 @@ class Leaderboard:
     against the pooled median)."""
     screening: Screening | None = None
     """For a study's results: its check tasks and exclusions, already applied to ``rows``."""
+    dropped: frozenset[int] = frozenset()
+    """Ids of the episodes in scope the rows leave out (check tasks, excluded people)."""
 
     def baseline_text(self) -> str:
         """The line every table and plot of this board prints about its human baseline."""
@@ -225,10 +227,12 @@ def leaderboard(store: Store, scope: Scope = Scope(), *, pool_humans: bool = Fal
     check_results_allowed(store, scope.study, scope.viewer)
     loaded = load_episodes(store, scope, registry)
     screening = None if scope.study is None else screen_study(store, scope.study)
-    if screening is not None and screening.left_out:
-        loaded.episodes = [e for e in loaded.episodes if e.id not in screening.left_out]
+    left_out = screening.left_out if screening is not None else check_episode_ids(store)
+    if left_out:  # check tasks never count; a study's exclusions apply to its own results
+        loaded.episodes = [e for e in loaded.episodes if e.id not in left_out]
     if pool_humans and baseline is None:
         baseline = HumanBaseline("pooled")
     rows = compute_leaderboard(loaded.episodes, baseline=baseline, resamples=resamples,
                                confidence=confidence)
-    return Leaderboard(rows, scope, loaded.excluded, confidence, baseline, screening)
+    return Leaderboard(rows, scope, loaded.excluded, confidence, baseline, screening,
+                       frozenset(left_out))

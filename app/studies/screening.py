@@ -88,3 +88,16 @@ def screen_study(store: Store, name: str) -> Screening:
                              if r.name in gone and r.id not in check_ids)
     return Screening(name, protocol.exclusions, tuple(people), tuple(excluded), check_ids,
                      excluded_ids)
+
+
+def check_episode_ids(store: Store) -> frozenset[int]:
+    """Episodes of check tasks in every study: never scored, also in results over all
+    studies."""
+    out: set[int] = set()
+    for name in store.study_names():
+        protocol = load_protocol(store, name)
+        keys = {t.key for t in protocol.tasks if t.check is not None}
+        if keys:
+            out.update(r.id for r in human_study_episodes(store.db, protocol.id, kind=None)
+                       if (r.meta or {}).get("study_task") in keys)
+    return frozenset(out)

@@ -142,6 +142,9 @@ async def test_checks_are_mixed_in_never_scored_and_rules_exclude(tmp_path, db_u
     assert {r.game for r in board.rows} == {"sokoban"}  # the maze tasks were all checks
     assert len(board.screening.check_episodes) == 6
     assert len(board.screening.excluded_episodes) == 2 * (1 + 3)  # practice + 3 tasks each
+    everything = leaderboard(store, Scope())  # checks never count, in any scope
+    assert {r.game for r in everything.rows} == {"sokoban"}
+    assert everything.dropped == board.screening.check_episodes
 
     # A rule added afterwards is marked post hoc everywhere it is used.
     cli("study", "exclude", "pilot", "finished < 4")

@@ -77,6 +77,7 @@ async def test_every_command_shows_counts_only_without_the_key(sealed, tmp_path,
     r = run_cli(["study", "run", "pilot", "--player", "solver", "--no-progress"], db=db_url,
                 cwd=tmp_path)
     assert r.code == 0, r.err
+    assert "scores not shown" in r.out and "solved" not in r.out
     key = ["--researcher-key", str(sealed)]
 
     locked = run_cli(["results", "--study", "pilot"], db=db_url, cwd=tmp_path)

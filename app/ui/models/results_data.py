@@ -119,8 +119,8 @@ def compute(store: Store, query: ResultsQuery) -> ResultsData:
     scope = query.scope()
     board = leaderboard(store, scope, baseline=query.baseline())
     episodes = load_episodes(store, scope).episodes
-    if board.screening is not None:  # checks and excluded people, as in the table
-        episodes = [e for e in episodes if e.id not in board.screening.left_out]
+    if board.dropped:  # checks and excluded people, as in the table
+        episodes = [e for e in episodes if e.id not in board.dropped]
     others = tuple(s for s in ("running", "interrupted", "error") if s not in scope.statuses)
     left_out = load_episodes(store, dataclasses.replace(scope, statuses=others)).episodes
     return ResultsData(query, board, episodes, left_out, kind_notes(board))
