@@ -3,7 +3,8 @@ asks of the database."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import copy
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -140,21 +141,31 @@ def study_uids(db: Database, study_ids: Iterable[int]) -> dict[int, str]:
             sa.select(Study.id, Study.uid).where(Study.id.in_(ids)))}
 
 
-def add_post_hoc_exclusion(db: Database, name: str, rule: str, added: str) -> bool:
-    """Append a post-hoc exclusion rule to the protocol of the study called ``name`` (read and
-    written in one transaction, so two writers cannot lose each other's rule); False when
-    there is no such study. The fingerprint is unchanged: post-hoc rules do not change what
-    was played, only how it is read."""
+def update_protocol(db: Database, name: str,
+                    change: Callable[[dict[str, Any]], bool]) -> bool:
+    """Read the protocol of the study called ``name``, let ``change`` edit it in place, and
+    write it back - in one transaction, so two writers cannot lose each other's edit. False
+    when there is no such study or ``change`` returns False (nothing is written then)."""
     with db.engine.begin() as conn:
         row = conn.execute(sa.select(Study.id, Study.protocol).where(Study.name == name)
                            .with_for_update()).first()
         if row is None:
             return False
-        protocol = dict(row.protocol or {})
-        protocol["post_hoc_exclusions"] = [*protocol.get("post_hoc_exclusions", []),
-                                           {"rule": rule, "added": added}]
+        protocol = copy.deepcopy(dict(row.protocol or {}))
+        if not change(protocol):
+            return False
         conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
     return True
+
+
+def add_post_hoc_exclusion(db: Database, name: str, rule: str, added: str) -> bool:
+    """Append a post-hoc exclusion rule to the study called ``name``; False when there is
+    none. The fingerprint is unchanged: post-hoc rules do not change what was played, only
+    how it is read."""
+    def add(protocol: dict[str, Any]) -> bool:
+        protocol.setdefault("post_hoc_exclusions", []).append({"rule": rule, "added": added})
+        return True
+    return update_protocol(db, name, add)
 
 
 def sealed_study_ids(db: Database) -> list[int]:
@@ -191,35 +202,20 @@ def invite_codes(db: Database, name: str) -> list[dict[str, Any]]:
 
 def add_invite_codes(db: Database, name: str, codes: Iterable[str]) -> bool:
     """Append new unused codes to the study called ``name``; False when there is none."""
-    new = [{"code": c, "used_by": None, "used_at": None} for c in codes]
-    with db.engine.begin() as conn:
-        row = conn.execute(sa.select(Study.id, Study.protocol).where(Study.name == name)
-                           .with_for_update()).first()
-        if row is None:
-            return False
-        protocol = dict(row.protocol or {})
-        protocol["invite_codes"] = [*protocol.get("invite_codes", []), *new]
-        conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
-    return True
+    def add(protocol: dict[str, Any]) -> bool:
+        protocol.setdefault("invite_codes", []).extend(
+            {"code": c, "used_by": None, "used_at": None} for c in codes)
+        return True
+    return update_protocol(db, name, add)
 
 
 def redeem_invite(db: Database, name: str, code: str, annotator: str, when: str) -> bool:
-    """Mark ``code`` used by ``annotator`` in one transaction; False when the study has no
-    such unused code (two people cannot both use one code: the second write fails or finds
-    it used)."""
-    with db.engine.begin() as conn:
-        row = conn.execute(sa.select(Study.id, Study.protocol).where(Study.name == name)
-                           .with_for_update()).first()
-        if row is None:
-            return False
-        protocol = dict(row.protocol or {})
-        codes = [dict(c) for c in protocol.get("invite_codes", [])]
-        for c in codes:
+    """Mark ``code`` used by ``annotator``; False when the study has no such unused code (two
+    people cannot both use one code: the second write fails or finds it used)."""
+    def use(protocol: dict[str, Any]) -> bool:
+        for c in protocol.get("invite_codes", []):
             if c["code"] == code and not c.get("used_by"):
                 c["used_by"], c["used_at"] = annotator, when
-                break
-        else:
-            return False
-        protocol["invite_codes"] = codes
-        conn.execute(sa.update(Study).where(Study.id == row.id).values(protocol=protocol))
-    return True
+                return True
+        return False
+    return update_protocol(db, name, use)
