@@ -154,6 +154,13 @@ class StudyMember(Base):
     task_order: Mapped[list[str]] = mapped_column(JSON, default=list)
     """Task keys in the order this member is given them (practice first)."""
     joined: Mapped[datetime] = mapped_column(default=utcnow)
+    consented: Mapped[datetime | None] = mapped_column(default=None)
+    """When the member accepted the study's consent text (NULL: not yet, or none asked)."""
+    consent_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    instructions_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    """SHA-256 of the consent and instructions texts as shown when the member accepted."""
+    seen_before: Mapped[bool | None] = mapped_column(Boolean, default=None)
+    """The answer to the study's "seen these tasks before?" question (NULL: not asked)."""
 
 
 class Step(Base):
