@@ -28,3 +28,26 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def db_url(tmp_path):
     """URL of a new, empty SQLite database file for this test."""
     return f"sqlite:///{tmp_path / 'playbench.sqlite3'}"
+
+
+MODAL_STATICS = {"QInputDialog": ("getText", "getMultiLineText", "getInt", "getDouble",
+                                  "getItem"),
+                 "QMessageBox": ("warning", "critical", "information", "question", "about")}
+
+
+@pytest.fixture(autouse=True)
+def no_unanswered_modal_dialogs(monkeypatch):
+    """Qt's static dialogs run a modal event loop in C++ until a person answers; in a test
+    nobody does, and no Python runs to notice a time-out, so the run hangs for good. Here
+    they fail at once instead, naming the dialog: a test that means to show one passes the
+    answer in (as ResearcherSwitch's ``ask`` and the admission panel's ``ask`` allow)."""
+    from PySide6 import QtWidgets
+
+    for cls_name, names in MODAL_STATICS.items():
+        cls = getattr(QtWidgets, cls_name)
+        for name in names:
+            def refuse(*args, _what=f"{cls_name}.{name}", **kwargs):
+                titles = [a for a in args if isinstance(a, str)][:2]
+                raise AssertionError(f"a test opened the modal {_what}{titles} that nobody "
+                                     "can answer; give the widget its answer instead")
+            monkeypatch.setattr(cls, name, staticmethod(refuse))
