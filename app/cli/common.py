@@ -10,15 +10,14 @@ import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from statistics import mean
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from playbench.app.core.budget import Budget, BudgetError
-from playbench.app.core.episode import EpisodeEvent, Stepped
-from playbench.app.core.owner import is_alive
-from playbench.app.core.player import PlayerFactory
-from playbench.db.engine import open_database
-from playbench.db.store import Store
-from playbench.evaluators import aggregate
+if TYPE_CHECKING:
+    from playbench.app.core.budget import Budget
+    from playbench.app.core.episode import EpisodeEvent
+    from playbench.app.core.player import PlayerFactory
+    from playbench.db.store import Store
+
 
 EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
 
@@ -63,6 +62,9 @@ def cli_viewer(args: argparse.Namespace, store: Store) -> Any:
 
 def open_store(args: argparse.Namespace) -> Store:
     """Open and migrate the database, and mark episodes of dead processes interrupted."""
+    from playbench.app.core.owner import is_alive
+    from playbench.db.engine import open_database
+    from playbench.db.store import Store
     store = Store(open_database(getattr(args, "db", None)))
     store.mark_interrupted(is_alive)
     return store
@@ -132,6 +134,7 @@ T = TypeVar("T")
 def budget_from_args(args: argparse.Namespace, default: Budget) -> Budget:
     """``default`` changed by ``--budget``, ``--decisions``, ``--time-limit``,
     ``--invalid-cost``."""
+    from playbench.app.core.budget import BudgetError
     changes: dict[str, Any] = {}
     if args.budget is not None:
         changes["max_actions"] = args.budget
@@ -149,6 +152,7 @@ def budget_from_args(args: argparse.Namespace, default: Budget) -> Budget:
 
 def step_logger(enabled: bool) -> list[Callable[[Any], None]]:
     """A listener printing one JSON line per committed step (``--log-steps``), or none."""
+    from playbench.app.core.episode import Stepped
     def log(event: EpisodeEvent) -> None:
         if isinstance(event, Stepped):
             r = event.record
@@ -168,6 +172,7 @@ async def closing(factory: PlayerFactory, work: Awaitable[T]) -> T:
 
 def summary(results: Sequence[Any]) -> None:
     """One row per episode (and their means), the efficiency note above the table."""
+    from playbench.evaluators import aggregate
     rows = []
     for r in results:
         rows.append([r.episode_id, r.status, r.end_reason,

@@ -7,8 +7,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-from tqdm import tqdm
-
 from playbench.app.cli.common import (
     UsageError,
     add_db_option,
@@ -23,9 +21,6 @@ from playbench.app.cli.transfer import (
     export_other,
     study_episode_ids,
 )
-from playbench.app.core.replay import verify_episode
-from playbench.app.exports.jsonl import export_jsonl
-from playbench.app.studies.access import Blinded, check_results_allowed, hidden_study_ids
 
 
 def add_parsers(sub) -> None:
@@ -58,6 +53,7 @@ def add_parsers(sub) -> None:
 
 
 def cmd_episodes(args: argparse.Namespace) -> int:
+    from playbench.app.studies.access import hidden_study_ids
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
     store = open_store(args)
@@ -83,6 +79,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from playbench.app.core.replay import verify_episode
+    from playbench.app.studies.access import hidden_study_ids
     if args.all and not args.verify:
         raise UsageError("--all goes with --verify")
     if (args.episode is None) == (not args.all):
@@ -125,6 +123,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from playbench.app.exports.jsonl import export_jsonl
+    from playbench.app.studies.access import Blinded, check_results_allowed, hidden_study_ids
     if args.fmt != "jsonl":
         return export_other(args)
     store = open_store(args)

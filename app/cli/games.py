@@ -7,8 +7,6 @@ from __future__ import annotations
 import argparse
 
 from playbench.app.cli.common import table
-from playbench.app.core.settings import undo_allowed
-from playbench.games.kind import default_registry
 
 
 def add_parsers(sub) -> None:
@@ -35,6 +33,8 @@ def budget_text(budget) -> str:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from playbench.app.core.settings import undo_allowed
+    from playbench.games.kind import default_registry
     kinds = default_registry()
     names = kinds.names()
     if args.game:

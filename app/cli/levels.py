@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import inspect
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playbench.app.cli.common import UsageError, parse_key_values, table
-from playbench.games import registry
-from playbench.games.base import BoardEnv, GameSpec, Level, LevelError, level_rule_options
-from playbench.games.kind import TaskKind, default_registry
-from playbench.games.packs import load_file
+
+if TYPE_CHECKING:
+    from playbench.games.base import BoardEnv, GameSpec, Level
+    from playbench.games.kind import TaskKind
+
 
 
 def add_parsers(sub) -> None:
@@ -48,6 +49,7 @@ def add_parsers(sub) -> None:
 
 
 def _spec(name: str) -> GameSpec:
+    from playbench.games import registry
     try:
         return registry.get(name)
     except registry.UnknownGame as err:
@@ -57,6 +59,7 @@ def _spec(name: str) -> GameSpec:
 def _kind(spec: GameSpec) -> TaskKind:
     """The task kind of a board game: its bundled sources, loading and listing facts (the
     spec stays for what only the rules know: formats, generator, solver)."""
+    from playbench.games.kind import default_registry
     return default_registry().get(spec.name)
 
 
@@ -90,6 +93,7 @@ def _size_params(spec: GameSpec, width: int, height: int) -> dict[str, int]:
 
 
 def _optimal(spec: GameSpec, level: Level, solve: bool, options: dict[str, str]) -> int | None:
+    from playbench.games.base import BoardEnv, level_rule_options
     if "optimal" in level.meta:
         return level.meta["optimal"]
     if not solve:
@@ -112,6 +116,7 @@ def print_levels(spec: GameSpec, levels: list[Level], solve: bool = True,
 
 
 def cmd_levels(args: argparse.Namespace) -> int:
+    from playbench.games.packs import load_file
     spec = _spec(args.game)
     chosen = [x for x in (args.pack, args.generate, args.import_file) if x is not None]
     if len(chosen) > 1:
@@ -161,6 +166,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from playbench.games.base import BoardEnv, LevelError, level_rule_options
     spec = _spec(args.game)
     levels = _kind(spec).load(args.source, fmt=args.fmt)
     options = parse_key_values(args.rule, "--rule")

@@ -9,9 +9,11 @@ import getpass
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from playbench.app.agents.keys import KeyProblem, resolve_key, store_key
-from playbench.app.agents.profiles import ModelProfile, ProfileError, ProfileStore, public_url
+if TYPE_CHECKING:
+    from playbench.app.agents.profiles import ModelProfile, ProfileStore
+
 from playbench.app.cli.common import UsageError, parse_key_values, printable, table
 
 _NUMBERS = {"temperature": float, "top_p": float, "max_tokens": int, "frequency_penalty": float,
@@ -79,10 +81,12 @@ def add_parsers(sub) -> None:
 
 
 def _store() -> ProfileStore:
+    from playbench.app.agents.profiles import ProfileStore
     return ProfileStore()
 
 
 def _load(store: ProfileStore) -> dict[str, ModelProfile] | None:
+    from playbench.app.agents.profiles import ProfileError
     try:
         return store.load()
     except ProfileError as err:
@@ -91,6 +95,8 @@ def _load(store: ProfileStore) -> dict[str, ModelProfile] | None:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
+    from playbench.app.agents.keys import KeyProblem, store_key
+    from playbench.app.agents.profiles import ModelProfile, ProfileError, public_url
     store = _store()
     existing = _load(store)
     if existing is None:
@@ -132,6 +138,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from playbench.app.agents.profiles import public_url
     profiles = _load(_store())
     if profiles is None:
         return 1
@@ -158,6 +165,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
+    from playbench.app.agents.profiles import ProfileError
     store = _store()
     try:
         removed = store.remove(args.name)
@@ -171,6 +179,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
+    from playbench.app.agents.keys import KeyProblem, resolve_key
     profiles = _load(_store())
     if profiles is None:
         return 1

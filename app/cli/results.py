@@ -9,6 +9,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from playbench.app.cli.common import (
     UsageError,
@@ -19,13 +20,13 @@ from playbench.app.cli.common import (
     open_store,
     table,
 )
-from playbench.app.exports.csv import write_leaderboard
-from playbench.app.results.baselines import RESAMPLING, BaselineError, HumanBaseline
-from playbench.app.results.data import Scope
-from playbench.app.results.leaderboard import METRICS, Leaderboard, kind_notes, leaderboard
-from playbench.app.results.stats import Estimate
-from playbench.app.studies.access import Blinded
-from playbench.app.studies.status import study_counts
+from playbench.app.results.names import METRICS, RESAMPLING
+
+if TYPE_CHECKING:
+    from playbench.app.results.data import Scope
+    from playbench.app.results.leaderboard import Leaderboard
+    from playbench.app.results.stats import Estimate
+
 
 KINDS = ("human", "model", "script")
 
@@ -67,6 +68,7 @@ def _cell(e: Estimate, digits: int = 1) -> str:
 
 
 def print_table(board: Leaderboard) -> None:
+    from playbench.app.results.leaderboard import kind_notes
     rows = [[r.label, r.setting, f"{r.kind}:{r.participant}", r.episodes, r.levels,
              _cell(r.accuracy), _cell(r.completion), _cell(r.efficiency),
              _cell(r.magebench), _cell(r.steps_over_optimal, 2), _cell(r.human_relative)]
@@ -91,6 +93,7 @@ def print_table(board: Leaderboard) -> None:
 def print_counts_only(store, scope: Scope, why: str) -> int:
     """A sealed study's results without its credential: finished episodes per participant
     kind and the number of people, nothing else."""
+    from playbench.app.studies.status import study_counts
     counts = study_counts(store, scope.study or "")
     print(f"{why}.\nCounts only: " + ", ".join(f"{n} {k} episode(s) finished"
                                               for k, n in sorted(counts["episodes"].items()))
@@ -99,6 +102,11 @@ def print_counts_only(store, scope: Scope, why: str) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from playbench.app.exports.csv import write_leaderboard
+    from playbench.app.results.baselines import BaselineError, HumanBaseline
+    from playbench.app.results.data import Scope
+    from playbench.app.results.leaderboard import leaderboard
+    from playbench.app.studies.access import Blinded
     if not 0.5 <= args.confidence < 1:
         raise UsageError("--confidence must be at least 0.5 and below 1")
     rule = args.human_baseline or ("pooled" if args.pool_humans else None)

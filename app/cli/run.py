@@ -12,8 +12,11 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from playbench.app.agents.progress import RunProgress
+if TYPE_CHECKING:
+    from playbench.games.kind import TaskKind
+
 from playbench.app.cli.common import (
     UsageError,
     add_db_option,
@@ -24,21 +27,6 @@ from playbench.app.cli.common import (
     step_logger,
     summary,
 )
-from playbench.app.core.recorder import DbRecorder
-from playbench.app.core.runs import RunRequest, resume_episode, run_many
-from playbench.app.core.settings import UnknownSetting, get_setting
-from playbench.app.core.task import Task
-from playbench.app.players.factory import UnknownPlayer, player_factory
-from playbench.games.base import level_rule_options
-from playbench.games.kind import (
-    TaskKind,
-    UnknownKind,
-    default_registry,
-    load_source,
-    source_options,
-    unavailable,
-)
-from playbench.games.packs import split_source
 
 
 def add_parsers(sub) -> None:
@@ -90,6 +78,7 @@ def rule_options(kind: TaskKind, given: Mapping[str, str]) -> dict[str, str]:
 def kind_source_options(kind: TaskKind, extra: list[str]) -> dict[str, str]:
     """The kind's declared source options (``SourceOption``) read from the arguments argparse
     did not know; anything else is a usage error naming the kind's valid options."""
+    from playbench.games.kind import source_options
     declared = source_options(kind)
     if not extra:
         return {}
@@ -109,6 +98,15 @@ def kind_source_options(kind: TaskKind, extra: list[str]) -> dict[str, str]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from playbench.app.agents.progress import RunProgress
+    from playbench.app.core.recorder import DbRecorder
+    from playbench.app.core.runs import RunRequest, run_many
+    from playbench.app.core.settings import UnknownSetting, get_setting
+    from playbench.app.core.task import Task
+    from playbench.app.players.factory import UnknownPlayer, player_factory
+    from playbench.games.base import level_rule_options
+    from playbench.games.kind import UnknownKind, default_registry, load_source, unavailable
+    from playbench.games.packs import split_source
     if args.repeat < 1 or args.concurrency < 1:
         raise UsageError("--repeat and --concurrency must be at least 1")
     if args.resume is not None:
@@ -160,6 +158,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
+    from playbench.app.core.recorder import DbRecorder
+    from playbench.app.core.runs import resume_episode
+    from playbench.app.players.factory import UnknownPlayer, player_factory
+    from playbench.games.kind import UnknownKind, default_registry
     store = open_store(args)
     row = store.episode(args.resume)
     try:

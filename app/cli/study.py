@@ -10,6 +10,7 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from playbench.app.cli.common import (
     UsageError,
@@ -20,28 +21,10 @@ from playbench.app.cli.common import (
     open_store,
     table,
 )
-from playbench.app.results.agreement import Agreement, annotator_report
-from playbench.app.studies import (
-    StudyFileError,
-    StudyQueue,
-    create_study,
-    load_protocol,
-    load_study_file,
-    run_sweep,
-)
-from playbench.app.studies.admission import NotAdmitted, admission_text
-from playbench.app.studies.credential import (
-    ENV_PASSPHRASE,
-    CredentialError,
-    make_verifier,
-    read_key_file,
-)
-from playbench.app.studies.invites import invite_batch
-from playbench.app.studies.quality import ExclusionRule, QualityRuleError
-from playbench.app.studies.screening import screen_study
-from playbench.app.studies.status import study_counts
-from playbench.db.store import NotFound, StudyExists, StudyInUse
-from playbench.db.studies import add_invite_codes, add_post_hoc_exclusion, invite_codes
+
+if TYPE_CHECKING:
+    from playbench.app.results.agreement import Agreement
+
 
 
 def add_parsers(sub) -> None:
@@ -124,6 +107,9 @@ def _no_action() -> int:
 
 
 def cmd_create(args: argparse.Namespace) -> int:
+    from playbench.app.studies import StudyFileError, create_study, load_study_file
+    from playbench.app.studies.credential import CredentialError
+    from playbench.db.store import StudyExists
     path = Path(args.file)
     try:
         spec = load_study_file(path)
@@ -160,6 +146,12 @@ def cmd_create(args: argparse.Namespace) -> int:
 
 def _verifier(args: argparse.Namespace) -> dict | None:
     """The credential verifier ``study create`` was asked to seal the study with."""
+    from playbench.app.studies.credential import (
+        ENV_PASSPHRASE,
+        CredentialError,
+        make_verifier,
+        read_key_file,
+    )
     if args.researcher_key:
         return make_verifier(read_key_file(Path(args.researcher_key), create=True))
     if not args.researcher_passphrase:
@@ -174,6 +166,7 @@ def _verifier(args: argparse.Namespace) -> dict | None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from playbench.app.studies import load_protocol
     store = open_store(args)
     rows = []
     every = store.study_names()
@@ -191,6 +184,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_archive(args: argparse.Namespace) -> int:
     """archive / unarchive / delete NAME."""
+    from playbench.db.store import NotFound, StudyInUse
     store = open_store(args)
     try:
         if args.study_action == "delete":
@@ -206,6 +200,9 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 
 def cmd_exclude(args: argparse.Namespace) -> int:
+    from playbench.app.studies.quality import ExclusionRule, QualityRuleError
+    from playbench.app.studies.screening import screen_study
+    from playbench.db.studies import add_post_hoc_exclusion
     try:
         rule = ExclusionRule.parse(args.rule, post_hoc=True)
     except QualityRuleError as err:
@@ -222,6 +219,9 @@ def cmd_exclude(args: argparse.Namespace) -> int:
 
 
 def cmd_invite(args: argparse.Namespace) -> int:
+    from playbench.app.studies import load_protocol
+    from playbench.app.studies.invites import invite_batch
+    from playbench.db.studies import add_invite_codes, invite_codes
     if not 0 <= args.add <= 10_000:
         raise UsageError("--add takes 0 to 10000 codes")
     store = open_store(args)
@@ -243,6 +243,8 @@ def cmd_invite(args: argparse.Namespace) -> int:
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
+    from playbench.app.studies import StudyQueue
+    from playbench.app.studies.admission import NotAdmitted
     store = open_store(args)
     try:
         queue = StudyQueue(store, args.name, args.annotator, invite=args.invite)
@@ -277,7 +279,11 @@ def _agreement_lines(a: Agreement) -> list[str]:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from playbench.app.results.agreement import annotator_report
     from playbench.app.results.data import Scope, load_episodes
+    from playbench.app.studies import load_protocol
+    from playbench.app.studies.admission import admission_text
+    from playbench.app.studies.status import study_counts
     store = open_store(args)
     protocol = load_protocol(store, args.name)
     viewer = cli_viewer(args, store)
@@ -338,6 +344,7 @@ def _agreement_json(a: Agreement | None) -> dict | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from playbench.app.studies import load_protocol, run_sweep
     if args.repeat < 1 or args.concurrency < 1:
         raise UsageError("--repeat and --concurrency must be at least 1")
     from playbench.app.agents.progress import RunProgress

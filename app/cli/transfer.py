@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import TextIO
 
 from playbench.app.cli.common import UsageError, add_db_option, cli_viewer, open_store
-from playbench.app.results.data import Scope
-from playbench.app.studies.access import RESEARCHER, Blinded, check_results_allowed
 
 EXPORT_FORMATS = ("jsonl", "csv", "chat")
 
@@ -41,8 +39,10 @@ def add_export_options(parser: argparse.ArgumentParser) -> None:
                              "(default) or of every turn")
 
 
-def study_episode_ids(store, study: str, viewer=RESEARCHER) -> list[int]:
-    from playbench.app.results.data import load_episodes
+def study_episode_ids(store, study: str, viewer=None) -> list[int]:
+    from playbench.app.results.data import Scope, load_episodes
+    from playbench.app.studies.access import RESEARCHER
+    viewer = RESEARCHER if viewer is None else viewer
     scope = Scope(study=study, include_practice=True,
                   statuses=("running", "done", "interrupted", "error"), viewer=viewer)
     return sorted(e.id for e in load_episodes(store, scope).episodes)
@@ -50,6 +50,8 @@ def study_episode_ids(store, study: str, viewer=RESEARCHER) -> list[int]:
 
 def export_other(args: argparse.Namespace) -> int:
     """``export --format csv|chat``."""
+    from playbench.app.results.data import Scope
+    from playbench.app.studies.access import Blinded, check_results_allowed
     store = open_store(args)
     if args.episode:
         raise UsageError("--episode goes with --format jsonl; use --study or --game here")

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from playbench.app.results.data import EpisodeFacts
+from playbench.app.results.names import RESAMPLING
 
 RULES = ("pooled", "person-mean", "median-person", "best-person", "second-best-first-run",
          "solved-by-k")
-RESAMPLING = ("levels", "people")
 
 _TEXT = {
     "pooled": "all human episodes pooled",

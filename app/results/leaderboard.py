@@ -32,6 +32,7 @@ from typing import Any
 from playbench.app.results.baselines import HumanBaseline, action_baselines
 from playbench.app.results.data import EpisodeFacts, Scope, load_episodes
 from playbench.app.results.human_rows import baseline_row_figures
+from playbench.app.results.names import METRICS
 from playbench.app.results.stats import (
     CONFIDENCE,
     RESAMPLES,
@@ -52,9 +53,6 @@ from playbench.games.kind import (
     default_registry,
     results_note,
 )
-
-METRICS = ("accuracy", "completion", "efficiency", "magebench", "steps_over_optimal",
-           "human_relative")
 
 
 @dataclass(frozen=True)
