@@ -11,7 +11,9 @@ A pickle is a little program: its ``GLOBAL`` instructions name any importable ca
   pickle gives them as data. Their real classes are never imported, so no ``__setstate__``,
   ``__init__`` or ``__reduce__`` of theirs runs;
 - NumPy arrays are rebuilt through small wrappers that check the array's size first (an array
-  header can ask for terabytes) and accept only ``numpy.ndarray`` itself;
+  header can ask for terabytes) and accept only ``numpy.ndarray`` itself; ``copyreg``'s
+  instance maker (pickle protocols 0 and 1) makes stand-ins only, and ``_codecs.encode`` (how
+  protocols 0-2 write bytes) encodes latin1 text only;
 - every other global - ``os.system``, ``builtins.eval``, ``subprocess.Popen``, a subclass of an
   environment class defined elsewhere - is refused before anything is called, with a
   :class:`~playbench.games.base.LevelError` naming the file and the global.
@@ -21,6 +23,7 @@ A pickle is a little program: its ``GLOBAL`` instructions name any importable ca
 
 from __future__ import annotations
 
+import _compat_pickle
 import io
 import pickle
 from dataclasses import dataclass
@@ -105,7 +108,7 @@ so the pickle cannot call ``ndarray(shape)`` to allocate memory directly."""
 
 def _check_bytes(shape: Any, dtype: Any) -> np.dtype[Any]:
     try:
-        kind = np.dtype(dtype)
+        kind: np.dtype[Any] = np.dtype(dtype)
         dims = tuple(int(n) for n in (shape if isinstance(shape, tuple) else (shape,)))
     except (TypeError, ValueError, OverflowError) as err:
         raise pickle.UnpicklingError(f"bad array header ({err})") from None
@@ -137,6 +140,20 @@ def _scalar(dtype: Any, data: Any = None) -> Any:
     return np.frombuffer(data, dtype=dtype)[0]
 
 
+def _frombuffer(buffer: Any, dtype: Any, shape: Any, order: Any) -> np.ndarray[Any, Any]:
+    """NumPy's array reconstruction for pickle protocol 5 (``numpy._core.numeric._frombuffer``),
+    from bytes held in the pickle, for plain types of a bounded size."""
+    if not isinstance(buffer, (bytes, bytearray)) or not isinstance(dtype, np.dtype) \
+            or dtype.hasobject or order not in ("C", "F"):
+        raise pickle.UnpicklingError("only plain NumPy arrays held in the pickle can be rebuilt")
+    kind = _check_bytes(shape, dtype)
+    try:
+        flat = np.frombuffer(buffer, dtype=kind)
+        return flat.reshape(shape, order=order).copy()
+    except (TypeError, ValueError) as err:
+        raise pickle.UnpicklingError(f"bad array data ({err})") from None
+
+
 def _dtype(spec: Any, align: Any = False, copy: Any = False) -> np.dtype[Any]:
     """``numpy.dtype`` for the plain type codes a pickle names (``'i8'``, ``'u1'``, ``'f4'``),
     always a fresh copy: the pickle's next step sets its byte order, which on NumPy's shared
@@ -147,6 +164,26 @@ def _dtype(spec: Any, align: Any = False, copy: Any = False) -> np.dtype[Any]:
         return np.dtype(spec, copy=True)  # a copy: the pickle's BUILD then sets its state
     except TypeError as err:
         raise pickle.UnpicklingError(f"unknown NumPy type {spec!r}") from err
+
+
+_OBJECT = object()
+"""What the global ``builtins.object`` resolves to: only :func:`_reconstructor` accepts it."""
+
+
+def _reconstructor(cls: Any, base: Any, state: Any) -> Inert:
+    """``copyreg._reconstructor``, which pickle protocols 0 and 1 use to make an instance of a
+    class: here only of a stand-in, from ``object``, with no state of its own."""
+    if not (isinstance(cls, type) and issubclass(cls, Inert)) or base is not _OBJECT \
+            or state is not None:
+        raise pickle.UnpicklingError("copyreg._reconstructor makes only gym stand-ins here")
+    return cls.__new__(cls)
+
+
+def _latin1(text: Any, encoding: Any = "latin1") -> bytes:
+    """``_codecs.encode(text, 'latin1')``: how pickle protocols 0-2 write a ``bytes`` value."""
+    if not isinstance(text, str) or encoding not in ("latin1", "latin-1"):
+        raise pickle.UnpicklingError("_codecs.encode is admitted for latin1 bytes only")
+    return text.encode("latin1")
 
 
 class RefusedGlobal(pickle.UnpicklingError):
@@ -166,6 +203,9 @@ class _Unpickler(pickle.Unpickler):
         self._stand_ins: dict[str, type[Inert]] = {}
 
     def find_class(self, module: str, name: str) -> Any:
+        # Python 2 spellings (protocols 0-2) under their Python 3 names, as pickle's own does
+        module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         full = f"{module}.{name}"
         if full in _GYM_CLASSES:
             if full not in self._stand_ins:
@@ -175,11 +215,19 @@ class _Unpickler(pickle.Unpickler):
             return _NDARRAY
         if full == "numpy.dtype":
             return _dtype
+        if full == "copyreg._reconstructor":
+            return _reconstructor
+        if full == "builtins.object":
+            return _OBJECT
+        if full == "_codecs.encode":
+            return _latin1
         for prefix in _NUMPY_PREFIXES:
             if full == prefix + "_reconstruct":
                 return _reconstruct
             if full == prefix + "scalar":
                 return _scalar
+        if full in ("numpy.core.numeric._frombuffer", "numpy._core.numeric._frombuffer"):
+            return _frombuffer
         raise RefusedGlobal(full)
 
     def persistent_load(self, pid: Any) -> Any:
