@@ -13,7 +13,7 @@ A pickle is a little program: its ``GLOBAL`` instructions name any importable ca
 - NumPy arrays are rebuilt through small wrappers that check the array's size first (an array
   header can ask for terabytes) and accept only ``numpy.ndarray`` itself; ``copyreg``'s
   instance maker (pickle protocols 0 and 1) makes stand-ins only, and ``_codecs.encode`` (how
-  protocols 0-2 write bytes) encodes latin1 text only;
+  protocols 0-2 write bytes) encodes latin1 text only (``bytes()`` makes only ``b""``);
 - every other global - ``os.system``, ``builtins.eval``, ``subprocess.Popen``, a subclass of an
   environment class defined elsewhere - is refused before anything is called, with a
   :class:`~playbench.games.base.LevelError` naming the file and the global.
@@ -186,6 +186,13 @@ def _latin1(text: Any, encoding: Any = "latin1") -> bytes:
     return text.encode("latin1")
 
 
+def _bytes(*args: Any) -> bytes:
+    """``builtins.bytes()``: how pickle protocols 0-2 write an empty ``bytes`` value."""
+    if args:
+        raise pickle.UnpicklingError("builtins.bytes is admitted for empty bytes only")
+    return b""
+
+
 class RefusedGlobal(pickle.UnpicklingError):
     """The pickle names a global this reader does not admit."""
 
@@ -221,6 +228,8 @@ class _Unpickler(pickle.Unpickler):
             return _OBJECT
         if full == "_codecs.encode":
             return _latin1
+        if full == "builtins.bytes":
+            return _bytes
         for prefix in _NUMPY_PREFIXES:
             if full == prefix + "_reconstruct":
                 return _reconstruct
