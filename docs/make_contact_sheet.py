@@ -38,7 +38,7 @@ ROWS = (
     ("15-puzzle", "npuzzle", "ingvp", (1, 21, 41)),
     ("8-queens", "queens", "ingvp", (1, 21, 41)),
     ("Sudoku", "sudoku", "ingvp", (1, 21, 41)),
-    ("MageBench", "sokoban", "magebench", (23, 90, 160)),
+    ("MageBench", "sokoban", "magebench", (51, 108, 164)),  # small-v1, v1, huge-v0
 )
 """(row label, game, pack, level numbers)."""
 

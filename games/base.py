@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -175,6 +176,21 @@ class LevelFormat:
 
 
 @dataclass(frozen=True)
+class FileReader:
+    """A reader for level files that are not one text in one format: a binary file, or a file
+    that names other files (MageBench's pickled environments and its list of them).
+
+    ``claims(path)`` says, cheaply and without raising, whether the file is this reader's (by its
+    name or its first bytes); ``read(path)`` returns its levels or raises :class:`LevelError`
+    naming the file. Files a reader claims are given to it before any text format is tried.
+    """
+
+    name: str
+    claims: Callable[[Path], bool]
+    read: Callable[[Path], list[Level]]
+
+
+@dataclass(frozen=True)
 class RuleOption:
     """A rule choice where the sources disagree; ``default`` is what PlayBench uses."""
 
@@ -228,6 +244,9 @@ class GameSpec:
     r_best: Callable[[Any, Level], float | None] | None = None
     """``r_best(rules, level)``: MageBench's best total reward for the level (stored with it or
     from an optimal plan), where the game has a per-step reward; None elsewhere."""
+    readers: tuple[FileReader, ...] = ()
+    """Readers of the game's non-text level files (:class:`FileReader`), tried before
+    ``formats`` on the files they claim."""
 
     def rule_options(self, given: Mapping[str, str] | None = None) -> dict[str, str]:
         """Fill defaults and reject unknown names or values with a message naming the option."""

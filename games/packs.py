@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playbench import resources
-from playbench.games.base import GameSpec, Level, LevelError
+from playbench.games.base import FileReader, GameSpec, Level, LevelError
 
 _RANGE = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
 
@@ -169,9 +169,21 @@ def _closest_format(spec: GameSpec, path: Path, text: str) -> str:
                      level=refusal.level)
 
 
+def reader_for(spec: GameSpec, path: Path, fmt: str | None = None) -> FileReader | None:
+    """The game's :class:`FileReader` that claims ``path`` (None when a text format is forced,
+    or no reader claims it)."""
+    if fmt is not None and fmt in spec.formats:
+        return None
+    return next((r for r in spec.readers if (fmt is None or fmt == r.name) and r.claims(path)),
+                None)
+
+
 def load_file(spec: GameSpec, path: Path, fmt: str | None = None) -> list[Level]:
     """Every level of a file (at most :data:`MAX_FILE_BYTES`), each board within
-    :data:`MAX_BOARD_SIDE`."""
+    :data:`MAX_BOARD_SIDE`. A file one of the game's readers claims is read by that reader."""
+    reader = reader_for(spec, path, fmt)
+    if reader is not None:
+        return _checked(reader.read(path), str(path))
     try:
         size = path.stat().st_size
     except OSError as err:
@@ -195,6 +207,8 @@ def load_range(spec: GameSpec, path: Path, range_text: str,
     ends first, or a range not found within :data:`MAX_FILE_BYTES`, is read as
     :func:`load_file` reads it."""
     spans = parse_range(range_text)
+    if reader_for(spec, path, fmt) is not None:
+        return select(load_file(spec, path, fmt), range_text, str(path))
     wanted = _wanted(spans) if sum(b - a + 1 for a, b in spans) <= 100_000 else None
     limit = _FIRST_READ
     while wanted is not None and limit < MAX_FILE_BYTES:

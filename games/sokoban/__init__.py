@@ -4,6 +4,7 @@ from typing import Any
 
 from playbench.games.base import GameSpec, Level
 from playbench.games.sokoban.generator import generate
+from playbench.games.sokoban.magebench_files import READER as MAGEBENCH_FILES
 from playbench.games.sokoban.render import make_renderer
 from playbench.games.sokoban.rules import SokobanRules, parse_board, solution_reward
 from playbench.games.sokoban.solver import solve
@@ -40,4 +41,5 @@ SPEC = GameSpec(
     default_format="xsb",
     describe=describe,
     r_best=r_best,
+    readers=(MAGEBENCH_FILES,),
 )

@@ -5,13 +5,17 @@
   8 moves stays a natural length.
 - ``depth-4`` .. ``depth-16``: 8x8 rooms with 3 boxes at optimal 4, 8, 12 and 16 moves.
 - ``magebench`` (182 levels) and its 20-level ``magebench-mini`` subset: MageBench's eight tiers
-  of gym-sokoban room size and box count, rooms made as gym-sokoban makes them (the generator's
-  ``search`` style), every level solvable in at most 50 moves.
+  of gym-sokoban room size and box count in MageBench's own mix (50/20/15/24/22/14/18/19), rooms
+  made as gym-sokoban makes them (the generator's ``search`` style), every level solvable in at
+  most 50 moves. ``magebench-even``: the same tiers split evenly (22-23 levels each).
 
 The ingvp and depth packs ask for one exact length, which the generator's ``walks`` style serves.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
 
 from playbench.games.level_packs import Pack, Part, depth_packs
 
@@ -50,19 +54,38 @@ def solve_nodes_for(tier: str) -> int:
     return MAGEBENCH_SOLVE_NODES.get(tier, SOLVE_NODES_DEFAULT)
 
 
+class Tier(NamedTuple):
+    """One MageBench tier: the gym-sokoban environment, its room and box count, and how many
+    levels each pack takes from it."""
+
+    name: str
+    width: int
+    height: int
+    boxes: int
+    mix: int
+    """Levels in MageBench's own mix (the ``magebench`` pack)."""
+    even: int
+    """Levels in the even split (``magebench-even``)."""
+    mini: int
+    """Levels in ``magebench-mini``."""
+
+
 MAGEBENCH_TIERS = (
-    # gym-sokoban environment, width, height, boxes, levels in the full pack, levels in mini
-    ("Sokoban-small-v0", 7, 7, 2, 22, 2),
-    ("Sokoban-small-v1", 7, 7, 3, 22, 2),
-    ("Sokoban-v0", 10, 10, 3, 23, 3),
-    ("Sokoban-v1", 10, 10, 4, 23, 3),
-    ("Sokoban-v2", 10, 10, 5, 23, 3),
-    ("Sokoban-large-v0", 13, 11, 3, 23, 3),
-    ("Sokoban-large-v1", 13, 11, 4, 23, 2),
-    ("Sokoban-huge-v0", 13, 13, 5, 23, 2),
+    Tier("Sokoban-small-v0", 7, 7, 2, 50, 22, 2),
+    Tier("Sokoban-small-v1", 7, 7, 3, 20, 22, 2),
+    Tier("Sokoban-v0", 10, 10, 3, 15, 23, 3),
+    Tier("Sokoban-v1", 10, 10, 4, 24, 23, 3),
+    Tier("Sokoban-v2", 10, 10, 5, 22, 23, 3),
+    Tier("Sokoban-large-v0", 13, 11, 3, 14, 23, 3),
+    Tier("Sokoban-large-v1", 13, 11, 4, 18, 23, 2),
+    Tier("Sokoban-huge-v0", 13, 13, 5, 19, 23, 2),
 )
 """MageBench's eight tiers (182 levels) by grid size and box count, named after the
-gym-sokoban environments whose room settings they use."""
+gym-sokoban environments whose room settings they use, in the order MageBench numbers its
+files (``Sokoban_all.json`` names ``90-139`` small-v0, ``140-159`` small-v1, ``25-39`` v0,
+``40-64`` v1, ``65-89`` v2, ``160-174`` large-v0, ``175-199`` large-v1, ``0-20`` huge-v0, some
+numbers left out). MageBench's list holds 50/20/15/24/22/14/18/19 of them; the even split
+22-23 each was PlayBench's first mix and stays as ``magebench-even``."""
 
 GYM_WALK_STEPS = {"Sokoban-v2": 40, "Sokoban-large-v0": 43, "Sokoban-large-v1": 43,
                   "Sokoban-huge-v0": 50}
@@ -71,21 +94,34 @@ GYM_WALK_STEPS = {"Sokoban-v2": 40, "Sokoban-large-v0": 43, "Sokoban-large-v1": 
 repository). The magebench pack's rooms use the ``search`` style with these lengths, so their
 optimal lengths follow gym-sokoban's per tier (docs/fidelity.md, MageBench)."""
 
+
+def magebench_parts(name: str, counts: Callable[[Tier], int]) -> tuple[Part, ...]:
+    """One part per tier of :data:`MAGEBENCH_TIERS`, ``counts`` giving its level count. Both
+    mixes draw each tier from the same seed, so a tier's levels in the smaller mix are the first
+    ones of the larger (the generator walks the same attempts and stops earlier)."""
+    return tuple(Part(counts(t), 9300 + i, None,
+                      {"width": t.width, "height": t.height, "boxes": t.boxes, "style": "search",
+                       "walk_steps": GYM_WALK_STEPS.get(t.name),
+                       "solve_nodes": solve_nodes_for(t.name),
+                       "min_optimal": MAGEBENCH_MIN_OPTIMAL,
+                       "max_optimal": MAGEBENCH_MAX_OPTIMAL},
+                      f"{name} {{number}}: {t.name} {t.width}x{t.height}, {t.boxes} boxes",
+                      {"tier": t.name})
+                 for i, t in enumerate(MAGEBENCH_TIERS))
+
+
 MAGEBENCH = (
     Pack(GAME, "magebench",
-         "MageBench Sokoban: 182 levels in 8 gym-sokoban tiers, optimal 5..50 moves",
-         tuple(Part(n, 9300 + i, None,
-                    {"width": w, "height": h, "boxes": b, "style": "search",
-                     "walk_steps": GYM_WALK_STEPS.get(tier),
-                     "solve_nodes": solve_nodes_for(tier),
-                     "min_optimal": MAGEBENCH_MIN_OPTIMAL,
-                     "max_optimal": MAGEBENCH_MAX_OPTIMAL},
-                    f"magebench {{number}}: {tier} {w}x{h}, {b} boxes", {"tier": tier})
-               for i, (tier, w, h, b, n, _) in enumerate(MAGEBENCH_TIERS))),
+         "MageBench Sokoban: 182 levels in MageBench's tier mix (50/20/15/24/22/14/18/19), "
+         "optimal 5..50 moves",
+         magebench_parts("magebench", lambda t: t.mix)),
+    Pack(GAME, "magebench-even",
+         "MageBench Sokoban, even split: 182 levels, 22-23 in each of the 8 tiers",
+         magebench_parts("magebench-even", lambda t: t.even)),
     Pack(GAME, "magebench-mini",
          "MageBench mini: 20 levels, the first 2-3 of each magebench tier",
          subset_of="magebench",
-         picks=tuple((tier, k) for tier, *_, k in MAGEBENCH_TIERS)),
+         picks=tuple((t.name, t.mini) for t in MAGEBENCH_TIERS)),
 )
 
 PACKS: tuple[Pack, ...] = (INGVP, *DEPTH, *MAGEBENCH)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 from collections import Counter, deque
 from pathlib import Path
@@ -149,23 +150,45 @@ def test_depth_packs_hold_their_depth(game, depth):
         assert len(plan) == depth == lv.meta["optimal"], lv.number
 
 
-def test_magebench_tiers_sizes_and_stored_optimum():
+@pytest.mark.parametrize("name,counts", [("magebench", lambda t: t.mix),
+                                         ("magebench-even", lambda t: t.even)])
+def test_magebench_tiers_sizes_and_stored_optimum(name, counts):
     spec = get("sokoban")
-    levels = shipped("sokoban/magebench")
+    levels = shipped(f"sokoban/{name}")
     assert len(levels) == 182
-    tiers = {t: (w, h, b, n) for t, w, h, b, n, _ in sokoban_packs.MAGEBENCH_TIERS}
-    assert len(tiers) == 8 and sum(v[3] for v in tiers.values()) == 182
-    assert Counter(lv.meta["tier"] for lv in levels) == {t: v[3] for t, v in tiers.items()}
+    tiers = {t.name: t for t in sokoban_packs.MAGEBENCH_TIERS}
+    assert len(tiers) == 8 and sum(counts(t) for t in tiers.values()) == 182
+    # the tiers in order, each its count of consecutive levels
+    runs = [(tier, len(list(group))) for tier, group in
+            itertools.groupby(lv.meta["tier"] for lv in levels)]
+    assert runs == [(t.name, counts(t)) for t in sokoban_packs.MAGEBENCH_TIERS]
     env = BoardEnv(spec)
     for lv in levels:
-        w, h, b, _ = tiers[lv.meta["tier"]]
+        t = tiers[lv.meta["tier"]]
         state = env.reset(lv)
-        assert (state.board.width, state.board.height, len(state.boxes)) == (w, h, b)
+        assert (state.board.width, state.board.height, len(state.boxes)) == \
+            (t.width, t.height, t.boxes)
         assert sokoban_packs.MAGEBENCH_MIN_OPTIMAL <= lv.meta["optimal"] <= 50
         # R_best is the reward of the stored optimal plan; that the plan is optimal, and its
         # length the stored one, is checked by the solver player's run over every pack below.
         assert lv.meta["rbest"] == solution_reward(state, list(lv.meta["solution"]))
         assert len(lv.meta["solution"]) == lv.meta["optimal"]
+
+
+def test_magebench_packs_take_magebench_s_tier_mix_and_the_even_split():
+    """MageBench's list holds 50/20/15/24/22/14/18/19 levels of its eight tiers (docs/fidelity.md,
+    MageBench); the even split is 22-23 a tier. Both draw each tier from the same seed, so a
+    tier's levels in one pack are the first ones of the same tier in the other."""
+    mix = [t.mix for t in sokoban_packs.MAGEBENCH_TIERS]
+    assert mix == [50, 20, 15, 24, 22, 14, 18, 19]
+    assert sorted({t.even for t in sokoban_packs.MAGEBENCH_TIERS}) == [22, 23]
+    by_tier: dict[str, dict[str, list[str]]] = {}
+    for name in ("magebench", "magebench-even"):
+        for lv in shipped(f"sokoban/{name}"):
+            by_tier.setdefault(lv.meta["tier"], {}).setdefault(name, []).append(lv.text)
+    for texts in by_tier.values():
+        short, long = sorted(texts.values(), key=len)
+        assert long[:len(short)] == short
 
 
 def test_magebench_mini_is_a_subset_with_every_tier():
@@ -180,10 +203,10 @@ def test_magebench_mini_is_a_subset_with_every_tier():
 
 # --- reproducible from the documented seeds -------------------------------------------------
 
-FULL_REBUILD = sorted(k for k in PACKS if k != "sokoban/magebench")
-"""Packs rebuilt in full by the suite. The 182-level magebench pack (about 6 min of CPU) is
-rebuilt on its first 3 levels per tier - the same generator calls, stopped earlier - and in
-full by ``python -m playbench.games.build_packs --check``."""
+FULL_REBUILD = sorted(k for k in PACKS if k not in ("sokoban/magebench", "sokoban/magebench-even"))
+"""Packs rebuilt in full by the suite. The two 182-level magebench packs (about 6 min of CPU
+each) are rebuilt on their first 3 levels per tier - the same generator calls, stopped
+earlier - and in full by ``python -m playbench.games.build_packs --check``."""
 
 
 def build_inputs_hash(pack) -> str:
@@ -214,7 +237,8 @@ def test_rebuilding_a_pack_gives_the_same_bytes(key, request):
 
 
 @pytest.mark.content
-@pytest.mark.parametrize("key,limit", [("sokoban/magebench", 3), ("sokoban/ingvp", 2)])
+@pytest.mark.parametrize("key,limit", [("sokoban/magebench", 3), ("sokoban/magebench-even", 3),
+                                       ("sokoban/ingvp", 2)])
 def test_a_limited_build_gives_the_first_levels_of_every_part(key, limit):
     pack = PACKS[key]
     few = build_packs.build(pack, limit=limit)
