@@ -10,10 +10,19 @@ from datetime import UTC, datetime
 
 import pytest
 
+from playbench.app.agents.preamble import CLOSE, OPEN, preamble
+from playbench.app.agents.serve import ModelServer, ServeOptions
+from playbench.app.agents.session import ModelPlayerFactory
 from playbench.app.players.human import HumanPlayer
 from playbench.app.results.data import Scope
 from playbench.app.results.leaderboard import leaderboard
-from playbench.app.studies import StudyFileError, StudyQueue, create_study, load_study_file
+from playbench.app.studies import (
+    StudyFileError,
+    StudyQueue,
+    create_study,
+    load_study_file,
+    run_sweep,
+)
 from playbench.app.studies.consent import ConsentNeeded
 from playbench.app.studies.protocol import protocol_dict
 from playbench.app.studies.queue import NoConsentYet
@@ -22,6 +31,7 @@ from playbench.app.studies.texts import MAX_TEXT_BYTES
 from playbench.db.engine import open_database
 from playbench.db.store import Store
 from playbench.db.studies import find_member
+from tests.agents.helpers import server_profile
 from tests.studies.helpers import input_layer, optimal, run_cli, study_yaml
 
 INSTRUCTIONS = "# How to play\n\nPush every box onto a dock. *Take your time.*\n"
@@ -196,3 +206,47 @@ async def test_seen_before_excludes_in_results_and_status_counts(tmp_path, db_ur
     r = run_cli(["study", "exclude", "pilot", "seen_before < 1"], db=db_url, cwd=tmp_path)
     assert r.code == 0, r.err
     assert "excluded 2 of 2 people" in r.out
+
+
+class KeptPlayers(ModelPlayerFactory):
+    """The real model factory, keeping the players it made (to read their last prompt)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.made: list = []
+
+    def __call__(self, task, repeat):
+        player = super().__call__(task, repeat)
+        self.made.append(player)
+        return player
+
+
+def texts_of(prompt) -> str:
+    parts = []
+    for m in prompt.messages:
+        content = m["content"]
+        parts += [content] if isinstance(content, str) else [
+            p.get("text", "") for p in content if isinstance(p, dict)]
+    return "\n".join(parts)
+
+
+async def test_models_read_the_instructions_where_the_setting_allows(tmp_path, store):
+    create_study(store, load_study_file(study_yaml(
+        tmp_path, instructions=INSTRUCTIONS, consent=CONSENT, practice=[],
+        tasks=[{"game": "sokoban", "levels": "rooms.xsb:2", "setting": "tools:text"},
+               {"game": "maze", "levels": "mazes.txt:1", "setting": "ingvp:text-multi"}])))
+    server = ModelServer(ServeOptions(port=0)).start()
+    factory = KeptPlayers(server_profile(server.url))
+    try:
+        report = await run_sweep(store, "pilot", factory)
+    finally:
+        await factory.aclose()
+        server.stop()
+    assert [r.status for r in report.results] == ["done", "done"]  # no consent asked
+    prompts = {("tools" if p.last_prompt.tools else "ingvp"): p.last_prompt
+               for p in factory.made if p.last_prompt is not None}
+    tools = prompts["tools"].messages[0]["content"]
+    assert tools.startswith(preamble(INSTRUCTIONS))  # delimited, before the setting's prompt
+    assert INSTRUCTIONS.strip() in tools and CLOSE in tools
+    assert OPEN not in texts_of(prompts["ingvp"])  # paper-exact prompt left as published
+    assert "Push every box" not in texts_of(prompts["ingvp"])
