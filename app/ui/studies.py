@@ -198,6 +198,7 @@ class StudiesView(QWidget):
         layout.addWidget(self.empty)
         layout.addWidget(self.sweeps)
         layout.addStretch()  # takes the room the queue leaves when there is none
+        self.consent.covers = (self.table, self.how, self.sweeps, self.next_button)
 
         self.study.activated.connect(lambda _i: self.refresh())
         self.refresh_button.clicked.connect(self.refresh)
@@ -279,7 +280,8 @@ class StudiesView(QWidget):
             self.progress.setFormat(progress_text(p))
         self.next_button.setEnabled(snapshot is not None and snapshot.next is not None)
         self.next_button.setText(next_label(snapshot.next) if snapshot else "Next task")
-        self.next_button.setVisible(has_study)
+        asking = self.consent.form is not None  # the consent screen has its own buttons
+        self.next_button.setVisible(has_study and not asking)
         self._show_playing()
         self.table.setRowCount(len(items))
         for row, item in enumerate(items):
@@ -303,8 +305,8 @@ class StudiesView(QWidget):
                 if col == 0:
                     cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.table.setItem(row, col, cell)
-        self.table.setVisible(has_study)
-        self.how.setVisible(has_study)
+        self.table.setVisible(has_study and not asking)
+        self.how.setVisible(has_study and not asking)
         self.archive_button.setVisible(has_study)
 
     def _study_session(self) -> StudySession | None:

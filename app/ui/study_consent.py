@@ -46,6 +46,10 @@ class ConsentPanel(QWidget):
         self.recording: Operation[Any] = Operation(self, state.jobs, state.executor,
                                                    "record consent", on_error=on_error)
         self.form: ConsentForm | None = None
+        """Set while the screen asks (None once answered, declined or closed)."""
+        self.covers: tuple[QWidget, ...] = ()
+        """Widgets of the tab hidden while the screen asks (the queue table), so that the
+        texts get the room."""
         self.queue: StudyQueue | None = None
         self._then: Callable[[], None] | None = None
         self.heading = QLabel("")
@@ -127,6 +131,8 @@ class ConsentPanel(QWidget):
         self.fields.show()
         self._gate()
         self.show()
+        for w in self.covers:
+            w.hide()
 
     def _gate(self) -> None:
         form = self.form
@@ -153,13 +159,18 @@ class ConsentPanel(QWidget):
 
     def decline(self) -> None:
         """Store nothing, start nothing, and say so."""
-        self._then = None
+        self.form = self._then = None
         self.fields.hide()
         self.heading.setText("")
         self.message.setText(DECLINED)
         self.show()
+        for w in self.covers:
+            w.show()
 
     def close_form(self) -> None:
         """Hide the screen (another study was chosen, or the acceptance is recorded)."""
-        self.form = self.queue = self._then = None
+        asked, self.form, self.queue, self._then = self.form, None, None, None
         self.hide()
+        if asked is not None:
+            for w in self.covers:
+                w.show()

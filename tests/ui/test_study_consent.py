@@ -47,6 +47,8 @@ def test_the_box_gates_agree_which_records_and_starts(make_window, qtbot, tmp_pa
     view = consent_study(qtbot, window, tmp_path)
     panel = ask(qtbot, view)
     assert window.play.session is None  # nothing started yet
+    assert not view.table.isVisible()  # the screen takes the queue's room while it asks
+    assert not view.next_button.isVisible()
     assert "How to play" in panel.instructions.toPlainText()
     assert "box" in panel.instructions.toPlainText() and "**" not in \
         panel.instructions.toPlainText()  # rendered Markdown, not the source
@@ -88,12 +90,13 @@ def test_declining_records_nothing_and_starts_nothing(make_window, qtbot, tmp_pa
     panel = ask(qtbot, view)
     qtbot.mouseClick(panel.decline_button, Qt.MouseButton.LeftButton)
     assert panel.message.text() == DECLINED and panel.isVisible()
-    assert not panel.fields.isVisible()
+    assert not panel.fields.isVisible() and view.table.isVisible()
     assert window.play.session is None and window.tabs.currentWidget() is view
     m = member(window, view)
     assert m is not None and (m.consented, m.consent_sha256, m.instructions_sha256,
                               m.seen_before) == (None, None, None, None)
     assert not window.play.instructions.isVisible()
+    assert view.next_button.isVisible()
     panel = ask(qtbot, view)  # "Next task" asks again
     assert not panel.agree_button.isEnabled() and not panel.agree_box.isChecked()
 
