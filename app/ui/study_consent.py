@@ -117,10 +117,12 @@ class ConsentPanel(QWidget):
         self.instructions.setMarkdown(texts.instructions or "_This study gives no "
                                                             "instructions._")
         self.consent.setMarkdown(texts.consent)
-        for w in (self.consent_title, self.consent, self.agree_box):
-            w.setVisible(form.asks_consent)
-        for w in (self.seen_label, self.seen_yes, self.seen_no):
-            w.setVisible(form.asks_seen_before)
+        consent_parts: tuple[QWidget, ...] = (self.consent_title, self.consent, self.agree_box)
+        for part in consent_parts:
+            part.setVisible(form.asks_consent)
+        question: tuple[QWidget, ...] = (self.seen_label, self.seen_yes, self.seen_no)
+        for part in question:
+            part.setVisible(form.asks_seen_before)
         self.seen.setExclusive(False)  # so that both can be cleared
         self.seen_yes.setChecked(False)
         self.seen_no.setChecked(False)
@@ -131,8 +133,8 @@ class ConsentPanel(QWidget):
         self.fields.show()
         self._gate()
         self.show()
-        for w in self.covers:
-            w.hide()
+        for cover in self.covers:
+            cover.hide()
 
     def _gate(self) -> None:
         form = self.form
