@@ -162,9 +162,11 @@ def fingerprint(protocol: Mapping[str, Any]) -> str:
         "seed": protocol.get("seed"),
         "tasks": [{k: t.get(k) for k in keys + (("check",) if "check" in t else ())}
                   for t in protocol.get("tasks", [])]}
+    # Each only when given, so that older studies keep their fingerprint. The instructions
+    # and consent texts count: people who read other instructions played another protocol.
     for optional in ("exclusions", "annotators", "instructions", "consent",
-                     "ask_seen_before"):  # only when given: older studies keep
-        if protocol.get(optional):                  # their fingerprint
+                     "ask_seen_before"):
+        if protocol.get(optional):
             core[optional] = protocol[optional]
     text = json.dumps(core, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
