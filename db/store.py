@@ -42,6 +42,7 @@ from playbench.db.studies import (
     StudyInfo,
     delete_empty_study,
     find_study,
+    member_info,
     recorded_episodes,
     set_archived,
 )
@@ -208,8 +209,7 @@ class Store:
             row = conn.execute(sa.select(StudyMember.__table__).where(
                 StudyMember.study_id == study_id,
                 StudyMember.participant_id == participant_id)).one()
-        return MemberInfo(id=row.id, study_id=row.study_id, participant_id=row.participant_id,
-                          seed=row.seed, task_order=list(row.task_order), joined=row.joined)
+        return member_info(row)
 
     # -- frames -----------------------------------------------------------------------------
 

@@ -37,6 +37,59 @@ class MemberInfo:
     seed: int
     task_order: list[str]
     joined: datetime | None
+    consented: datetime | None = None
+    """When the member accepted the study's consent text; None: not (yet), or none asked."""
+    consent_sha256: str | None = None
+    instructions_sha256: str | None = None
+    """SHA-256 (hex) of the consent and instructions texts the member was shown."""
+    seen_before: bool | None = None
+    """The answer to "seen these tasks before?"; None when not asked or not answered."""
+
+
+def member_info(row: Any) -> MemberInfo:
+    """A ``study_members`` row as a value."""
+    return MemberInfo(id=row.id, study_id=row.study_id, participant_id=row.participant_id,
+                      seed=row.seed, task_order=list(row.task_order), joined=row.joined,
+                      consented=row.consented, consent_sha256=row.consent_sha256,
+                      instructions_sha256=row.instructions_sha256,
+                      seen_before=row.seen_before)
+
+
+def find_member(db: Database, study_id: int, participant_id: int) -> MemberInfo | None:
+    """The participant's membership of the study, or None before they opened their queue."""
+    with db.engine.connect() as conn:
+        row = conn.execute(sa.select(StudyMember.__table__).where(
+            StudyMember.study_id == study_id,
+            StudyMember.participant_id == participant_id)).first()
+    return None if row is None else member_info(row)
+
+
+def record_consent(db: Database, study_id: int, participant_id: int, *,
+                   consented: datetime | None, consent_sha256: str | None,
+                   instructions_sha256: str | None, seen_before: bool | None) -> bool:
+    """Store what the member accepted and answered before their first task, in one
+    transaction; only a member who has recorded none of it yet is written (a second screen
+    cannot change the first answers). False when nothing was written."""
+    member = StudyMember.__table__.c
+    with db.engine.begin() as conn:
+        done = conn.execute(sa.update(StudyMember).where(
+            member.study_id == study_id, member.participant_id == participant_id,
+            member.consented.is_(None), member.instructions_sha256.is_(None),
+            member.seen_before.is_(None)).values(
+            consented=consented, consent_sha256=consent_sha256,
+            instructions_sha256=instructions_sha256, seen_before=seen_before))
+    return bool(done.rowcount)
+
+
+def member_answers(db: Database, study_id: int, kind: str = "human"
+                   ) -> dict[str, tuple[datetime | None, bool | None]]:
+    """Participant name -> (consented, seen_before) of every member of ``kind`` in a study."""
+    with db.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(Participant.name, StudyMember.consented, StudyMember.seen_before)
+            .join(Participant, Participant.id == StudyMember.participant_id)
+            .where(StudyMember.study_id == study_id, Participant.kind == kind)).all()
+    return {name: (consented, seen) for name, consented, seen in rows}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import numpy as np
 
 from playbench.app.agents.client import ModelReply
 from playbench.app.agents.hints import HEADER, encode_hint, hint_from_context
+from playbench.app.agents.preamble import with_instructions
 from playbench.app.agents.profiles import ModelProfile
 from playbench.app.agents.protocols import family_of
 from playbench.app.agents.protocols.base import Prompt, PromptProtocol, Turn
@@ -58,12 +59,19 @@ class ModelPlayer:
         self._frames: dict[int, np.ndarray] = {}
         self._first: np.ndarray | None = None
         self.last_prompt: Prompt | None = None
+        self.instructions = ""
+        """A study's instructions, put in the prompt where the setting allows
+        (:mod:`~playbench.app.agents.preamble`)."""
         self.on_partial: Callable[[int, str], None] | None = None
         """Set by a live view: called with (decision, reply text so far) while the answer
         streams in. Without it requests are not streamed."""
 
     def details(self) -> dict[str, Any]:
         return {"player": self.spec, **self.profile.details()}
+
+    def take_instructions(self, text: str) -> None:
+        """Give the study's instructions (``TakesInstructions``)."""
+        self.instructions = text
 
     def _remember(self, observation: Observation, context: PlayContext) -> None:
         if observation.frame is None:
@@ -93,7 +101,8 @@ class ModelPlayer:
     async def act(self, observation: Observation, context: PlayContext) -> Decision:
         family = family_of(context.setting, context.task.game)
         protocol = self.protocols[family]
-        prompt = protocol.build(self.turn(observation, context))
+        prompt = with_instructions(protocol.build(self.turn(observation, context)), family,
+                                   self.instructions)
         self.last_prompt = prompt
         headers = ({HEADER: encode_hint(hint_from_context(context))}
                    if self.profile.state_hints else None)

@@ -259,6 +259,9 @@ def cmd_queue(args: argparse.Namespace) -> int:
     p = queue.progress(items)
     print(f"{p.done} of {p.total} done (practice {p.practice_done}/{p.practice_total}); "
           f"order seed {queue.seed}")
+    due = queue.consent_due()
+    if due.pending:
+        print(due.reason())
     return 0
 
 
@@ -283,18 +286,20 @@ def cmd_status(args: argparse.Namespace) -> int:
     from playbench.app.results.data import Scope, load_episodes
     from playbench.app.studies import load_protocol
     from playbench.app.studies.admission import admission_text
-    from playbench.app.studies.status import study_counts
+    from playbench.app.studies.status import consent_counts, consent_line, study_counts
     store = open_store(args)
     protocol = load_protocol(store, args.name)
     viewer = cli_viewer(args, store)
     if protocol.sealed and protocol.id not in viewer.unlocked:
         counts = study_counts(store, args.name)
         if args.fmt == "json":
-            print(json.dumps({"study": protocol.name, "sealed": True, **counts}, indent=2))
+            print(json.dumps({"study": protocol.name, "sealed": True, **counts,
+                              "consent": consent_counts(store, protocol)}, indent=2))
             return 0
         print(f"study {protocol.name}: {len(protocol.scored)} tasks, blind and sealed: counts "
               "only without the researcher key or passphrase")
         print(f"  who may take part: {admission_text(store, protocol)}")
+        print(f"  {consent_line(store, protocol)}")
         for kind, n in sorted(counts["episodes"].items()):
             print(f"  {n} {kind} episode(s) finished")
         print(f"  {counts['people']} people took part")
@@ -312,6 +317,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         out = {"study": protocol.name, "tasks": len(protocol.scored),
                "practice": len(protocol.practice), "order": protocol.order,
                "blind": protocol.blind, "admission": admission_text(store, protocol),
+               "consent": consent_counts(store, protocol),
                "participants": [{"kind": k, "name": n, **d} for (k, n), d in sorted(per.items())],
                "annotators": [t.__dict__ for t in report.times],
                "agreement": _agreement_json(report.agreement)}
@@ -321,6 +327,7 @@ def cmd_status(args: argparse.Namespace) -> int:
           f"practice, order {protocol.order}" + (", blind" if protocol.blind else "")
           + (f"; {len(protocol.checks)} of the tasks are checks" if protocol.checks else ""))
     print(f"who may take part: {admission_text(store, protocol)}")
+    print(consent_line(store, protocol))
     table(["participant", "done", "of", "practice", "unfinished"],
           [[f"{k}:{n}", d["done"], len(protocol.scored) if k == "human" else None,
             d["practice"], d["other"]] for (k, n), d in sorted(per.items())])

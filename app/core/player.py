@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from playbench.app.core.settings import Setting
 from playbench.app.core.task import Task
@@ -62,6 +62,14 @@ class Player(Protocol):
         """Facts about the player recorded with the participant (never secrets)."""
 
     async def act(self, observation: Observation, context: PlayContext) -> Decision: ...
+
+
+@runtime_checkable
+class TakesInstructions(Protocol):
+    """A player that can be given a study's instructions before it plays (a model player puts
+    them in its prompt where the setting allows; people read them on the consent screen)."""
+
+    def take_instructions(self, text: str) -> None: ...
 
 
 class PlayerFactory(Protocol):

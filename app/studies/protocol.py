@@ -21,6 +21,7 @@ from playbench.app.core.task import Task as PlayTask
 from playbench.app.studies.invites import invite_batch
 from playbench.app.studies.quality import CheckRule, ExclusionRule
 from playbench.app.studies.spec import StudySpec
+from playbench.app.studies.texts import StudyTexts
 from playbench.db.episodes import task_by_level, task_ids_by_level
 from playbench.db.store import NotFound, Store
 from playbench.db.studies import StudyInfo
@@ -97,6 +98,8 @@ class Protocol:
     """Annotators allowed to take part (``app.studies.admission``); () for no list."""
     invites: bool = False
     """Whether taking part needs an invite code."""
+    texts: StudyTexts = StudyTexts()
+    """Instructions, consent text and the "seen before?" question, as stored at creation."""
 
     @property
     def scored(self) -> list[ProtocolTask]:
@@ -137,6 +140,12 @@ def protocol_dict(spec: StudySpec, researcher: Mapping[str, Any] | None = None
         data["researcher"] = dict(researcher)
     if spec.roster:
         data["annotators"] = list(spec.roster)
+    if spec.texts.instructions:
+        data["instructions"] = spec.texts.instructions
+    if spec.texts.consent:
+        data["consent"] = spec.texts.consent
+    if spec.texts.ask_seen_before:
+        data["ask_seen_before"] = True
     if spec.invites:
         data["invite_codes"] = [{"code": c, "used_by": None, "used_at": None}
                                 for c in invite_batch(spec.invites)]
@@ -153,8 +162,11 @@ def fingerprint(protocol: Mapping[str, Any]) -> str:
         "seed": protocol.get("seed"),
         "tasks": [{k: t.get(k) for k in keys + (("check",) if "check" in t else ())}
                   for t in protocol.get("tasks", [])]}
-    for optional in ("exclusions", "annotators"):  # only when given: older studies keep
-        if protocol.get(optional):                  # their fingerprint
+    # Each only when given, so that older studies keep their fingerprint. The instructions
+    # and consent texts count: people who read other instructions played another protocol.
+    for optional in ("exclusions", "annotators", "instructions", "consent",
+                     "ask_seen_before"):
+        if protocol.get(optional):
             core[optional] = protocol[optional]
     text = json.dumps(core, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -191,7 +203,10 @@ def protocol_of(row: StudyInfo) -> Protocol:
                            for r in p.get("post_hoc_exclusions", [])]),
                     sealed=bool(p.get("blind") and p.get("researcher")),
                     roster=tuple(p.get("annotators") or ()),
-                    invites=bool(p.get("invite_codes")))
+                    invites=bool(p.get("invite_codes")),
+                    texts=StudyTexts(str(p.get("instructions") or ""),
+                                     str(p.get("consent") or ""),
+                                     bool(p.get("ask_seen_before"))))
 
 
 def play_task(store: Store, entry: ProtocolTask) -> PlayTask:

@@ -14,6 +14,9 @@ person's study record:
 - ``finished``: scored tasks finished (checks excluded)
 - ``median_task_seconds``: median active time per finished scored task (the sum of the
   person's decision times in it)
+- ``seen_before``: the person's answer to the study's "have you seen these tasks before?"
+  question, 1 for yes and 0 for no (a person who was not asked is never excluded by it);
+  ``seen_before`` alone means ``seen_before == 1``
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-MEASURES = ("failed_checks", "finished", "median_task_seconds")
+MEASURES = ("failed_checks", "finished", "median_task_seconds", "seen_before")
+SEEN_BEFORE = "seen_before"
+"""The bare rule: exclude everyone who answered yes."""
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt,
     "==": operator.eq}
@@ -98,13 +103,18 @@ class ExclusionRule:
         if not isinstance(text, str):
             raise QualityRuleError("an exclusion rule is text: MEASURE OP NUMBER, e.g. "
                                    "failed_checks >= 1")
+        if text.strip() == SEEN_BEFORE:
+            return cls(SEEN_BEFORE, "==", 1.0, post_hoc, added)
         m = _COMPARISON.match(text)
         if m is None or m.group(1) not in MEASURES:
             raise QualityRuleError(f"{text!r}: write MEASURE OP NUMBER with MEASURE one of "
-                                   f"{', '.join(MEASURES)} and OP one of {', '.join(_OPS)}")
+                                   f"{', '.join(MEASURES)} and OP one of {', '.join(_OPS)} "
+                                   f"(or {SEEN_BEFORE} alone)")
         return cls(m.group(1), m.group(2), float(m.group(3)), post_hoc, added)
 
     def text(self) -> str:
+        if (self.measure, self.op, self.threshold) == (SEEN_BEFORE, "==", 1.0):
+            return SEEN_BEFORE
         return f"{self.measure} {self.op} {self.threshold:g}"
 
     def label(self) -> str:
@@ -124,12 +134,16 @@ class PersonRecord:
     checks_passed: int
     checks_failed: int
     median_task_seconds: float | None
+    seen_before: bool | None = None
+    """Their answer to "seen these tasks before?" (None: not asked or not answered)."""
 
     def measure(self, name: str) -> float | None:
         if name == "failed_checks":
             return float(self.checks_failed)
         if name == "finished":
             return float(self.finished)
+        if name == SEEN_BEFORE:
+            return None if self.seen_before is None else float(self.seen_before)
         return self.median_task_seconds
 
 

@@ -28,6 +28,7 @@ from playbench.app.core.runs import resume_episode
 from playbench.app.core.settings import Setting
 from playbench.app.core.task import Task
 from playbench.app.studies.admission import admit
+from playbench.app.studies.consent import ConsentDue, ConsentNeeded, accept, member_due
 from playbench.app.studies.protocol import (
     Protocol,
     ProtocolTask,
@@ -45,6 +46,11 @@ HUMAN = "human"
 
 class QueueError(RuntimeError):
     """The queue cannot do what was asked (e.g. play a task that is done)."""
+
+
+class NoConsentYet(QueueError, ConsentNeeded):
+    """A person's task cannot start before they did what the study asks first (read its
+    instructions, accept its consent text, answer "seen before?")."""
 
 
 @dataclass(frozen=True)
@@ -217,10 +223,32 @@ class StudyQueue:
                 return item
         return None
 
+    # -- before the first task ----------------------------------------------------------------
+
+    def consent_due(self) -> ConsentDue:
+        """What this member still has to do before a task may start (never anything for a
+        model or scripted player)."""
+        due = member_due(self.store.db, self.protocol.id, self.protocol.name,
+                         self.protocol.texts, self.participant_id)
+        if self.kind != HUMAN:
+            return ConsentDue(due.study, due.texts, False, False, False)
+        return due
+
+    def accept(self, *, consent: bool, seen_before: bool | None) -> None:
+        """Record that the member read the instructions, accepted the consent text and
+        answered "seen before?" (``app.studies.consent.accept``; raises ``ConsentNeeded``
+        with nothing stored when the consent is declined or the question unanswered)."""
+        accept(self.store.db, self.protocol.id, self.consent_due(), self.participant_id,
+               consent=consent, seen_before=seen_before)
+
     # -- playing ------------------------------------------------------------------------------
 
     def plan(self, item: QueueItem) -> PlayPlan:
-        """What the play view needs to start this item (or continue its episode)."""
+        """What the play view needs to start this item (or continue its episode). Refused
+        (:class:`NoConsentYet`) for a person who has not done what the study asks first."""
+        due = self.consent_due()
+        if due.pending:
+            raise NoConsentYet(due.reason())
         if item.status == "done":
             raise QueueError(f"{item.key} ({item.game} level {item.level_number}) is done")
         if item.status == "in_progress":

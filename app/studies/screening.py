@@ -16,6 +16,7 @@ from playbench.app.studies.quality import Exclusion, ExclusionRule, PersonRecord
 from playbench.db.episodes import last_actions, scores_of
 from playbench.db.results import human_study_episodes, think_totals
 from playbench.db.store import Store
+from playbench.db.studies import member_answers
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ def screen_study(store: Store, name: str) -> Screening:
     answers = last_actions(store.db, [r.id for r in done_checks
                                       if checks[r.meta["study_task"]].answer is not None])
     think = think_totals(store.db, [r.id for r in humans if r.id not in check_ids])
+    answers_of = member_answers(store.db, protocol.id)
     people = []
     for person in sorted({r.name for r in everyone_human}):
         mine = [r for r in humans if r.name == person]
@@ -81,7 +83,8 @@ def screen_study(store: Store, name: str) -> Screening:
         failed = sum(1 for r in mine if r.id in check_ids) - passed
         seconds = [think.get(r.id, 0.0) / 1000.0 for r in tasks]
         people.append(PersonRecord(person, len(tasks), passed, failed,
-                                   statistics.median(seconds) if seconds else None))
+                                   statistics.median(seconds) if seconds else None,
+                                   answers_of.get(person, (None, None))[1]))
     excluded = excluded_people(people, list(protocol.exclusions))
     gone = {e.person for e in excluded}
     excluded_ids = frozenset(r.id for r in everyone_human

@@ -16,6 +16,7 @@ from playbench.app.core.budget import Budget, BudgetError
 from playbench.app.core.settings import UnknownSetting, get_setting
 from playbench.app.core.task import Task
 from playbench.app.studies.quality import CheckRule, ExclusionRule, QualityRuleError
+from playbench.app.studies.texts import StudyTexts, read_texts
 from playbench.games.base import LevelError, level_rule_options
 from playbench.games.kind import default_registry
 from playbench.games.packs import RangeError, split_source
@@ -23,7 +24,8 @@ from playbench.games.yamlfile import YamlError, excerpt, load_yaml, read_text
 
 ORDERS = ("fixed", "random")
 TOP_FIELDS = ("name", "description", "budget", "time_limit", "order", "seed", "blind",
-              "practice", "tasks", "exclusions", "annotators", "invites")
+              "practice", "tasks", "exclusions", "annotators", "invites", "instructions",
+              "consent", "ask_seen_before")
 TASK_FIELDS = ("game", "levels", "setting", "time_limit", "rules", "level_format", "check")
 MAX_SECONDS = 24 * 3600.0
 """Longest per-task time limit accepted (a day); longer ones are almost surely a typo."""
@@ -81,6 +83,8 @@ class StudySpec:
     """The annotators (pseudonyms) allowed to take part; () for no list."""
     invites: int = 0
     """Single-use invite codes to make when the study is created; 0 for none."""
+    texts: StudyTexts = StudyTexts()
+    """Instructions, consent and the "seen before?" question (``app.studies.texts``)."""
 
     @property
     def scored(self) -> list[StudyTask]:
@@ -165,6 +169,7 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
     _duplicates(check, tasks)
     exclusions = _exclusions(check, data.get("exclusions"))
     roster, invites = _admission(check, data.get("annotators"), data.get("invites"))
+    texts = read_texts(data, check.base, check.add)
     scored_tasks = [t for t in tasks if not t.practice]
     if scored_tasks and all(t.check is not None for t in scored_tasks):
         check.add("tasks", "every scored task is a check: leave some tasks without check")
@@ -172,7 +177,8 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
         raise StudyFileError(source, check.problems)
     return StudySpec(name=name, description=description, blind=blind, order=order, seed=seed,
                      budget=budget, time_limit=time_limit, tasks=tuple(tasks),
-                     source_text=text, exclusions=exclusions, roster=roster, invites=invites)
+                     source_text=text, exclusions=exclusions, roster=roster, invites=invites,
+                     texts=texts)
 
 
 def _admission(check: _Checker, roster: Any, invites: Any) -> tuple[tuple[str, ...], int]:

@@ -14,7 +14,7 @@ from typing import cast
 
 from playbench.app.core.episode import EpisodeResult, Listener
 from playbench.app.core.play import EnvFactory
-from playbench.app.core.player import Player, SimpleFactory
+from playbench.app.core.player import Player, SimpleFactory, TakesInstructions
 from playbench.app.core.player import PlayerFactory as FullFactory
 from playbench.app.core.recorder import DbRecorder, Recorder
 from playbench.app.core.task import Task
@@ -37,6 +37,29 @@ class SweepReport:
     @property
     def errors(self) -> int:
         return sum(1 for r in self.results if r.status == "error")
+
+
+class Briefed:
+    """A player factory whose players are given the study's instructions (those that take
+    them: ``TakesInstructions``), so models read what the annotators read."""
+
+    def __init__(self, inner: FullFactory, instructions: str) -> None:
+        self.inner = inner
+        self.instructions = instructions
+
+    def _brief(self, player: Player) -> Player:
+        if isinstance(player, TakesInstructions):
+            player.take_instructions(self.instructions)
+        return player
+
+    def __call__(self, task: Task, repeat: int) -> Player:
+        return self._brief(self.inner(task, repeat))
+
+    def resumed(self, task: Task, steps_done: int) -> Player:
+        return self._brief(self.inner.resumed(task, steps_done))
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def done_repeats(store: Store, protocol: Protocol, kind: str, name: str) -> set[tuple[str, int]]:
@@ -93,6 +116,8 @@ async def run_sweep(store: Store, study: str, make_player: PlayerFactory, *, rep
         on_planned(len(jobs))
     factory: FullFactory = (cast(FullFactory, make_player) if hasattr(make_player, "resumed")
                             else SimpleFactory(make_player))
+    if protocol.texts.instructions:
+        factory = Briefed(factory, protocol.texts.instructions)
     engine = LocalEngine(store, {participant: factory}, concurrency=concurrency,
                          recorder=recorder or DbRecorder(store), listeners=listeners,
                          env_factory=env_factory)

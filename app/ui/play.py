@@ -43,6 +43,7 @@ from playbench.app.ui.qt import (
     QWidget,
     Signal,
 )
+from playbench.app.ui.study_instructions import InstructionsButton
 from playbench.games.kind import default_registry
 
 
@@ -120,6 +121,7 @@ class PlayView(QWidget):
         self.pause_task.setToolTip("Stops the study task and its clock; every step and the "
                                    "time used are kept. Leaving the Play tab pauses too.")
         self.pause_task.hide()
+        self.instructions = InstructionsButton()
         # Keys belong to the board while it is shown: a button that took focus on a click
         # turned Right into "focus the next button" and Space into a second press.
         for b in (self.submit, self.undo, self.give_up, self.next_button, self.view_button,
@@ -157,6 +159,7 @@ class PlayView(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         heading_row = QHBoxLayout()
         heading_row.addWidget(self.title, 1)
+        heading_row.addWidget(self.instructions, 0, Qt.AlignmentFlag.AlignTop)
         heading_row.addWidget(self.pause_task, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(heading_row)
         layout.addWidget(self.setting_label)
@@ -229,6 +232,8 @@ class PlayView(QWidget):
         self.typed.setVisible(not one)
         self.undo.setVisible(session.undo_allowed)
         self.banner.hide()
+        self.instructions.show_for(session.instructions if isinstance(session, StudySession)
+                                   else "")
         self.inputs.reset()
         session.subscribe(functools.partial(self._event, session=session))
         self._set_controls(active=True)

@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (  # noqa: F401
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QRadioButton,
     QScrollArea,
     QSizePolicy,
     QSlider,

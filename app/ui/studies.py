@@ -57,6 +57,7 @@ from playbench.app.ui.qt import (
 from playbench.app.ui.studies_create import ProblemsPanel
 from playbench.app.ui.studies_sweeps import SweepsPanel
 from playbench.app.ui.study_admission import AdmissionPanel
+from playbench.app.ui.study_consent import ConsentPanel
 from playbench.db.lockguard import database_files
 from playbench.db.store import Store, StudyExists
 
@@ -153,6 +154,7 @@ class StudiesView(QWidget):
         self.empty.setWordWrap(True)
         self.problems = ProblemsPanel()
         self.admission = AdmissionPanel(self._with_code)
+        self.consent = ConsentPanel(state, on_error)
         self.sweeps = SweepsPanel(state, on_error)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("queue")
@@ -188,6 +190,7 @@ class StudiesView(QWidget):
         layout.addWidget(self.description)
         layout.addWidget(self.who)
         layout.addWidget(self.admission)
+        layout.addWidget(self.consent, 3)
         layout.addWidget(self.progress)
         layout.addLayout(actions)
         layout.addWidget(self.how)
@@ -195,6 +198,7 @@ class StudiesView(QWidget):
         layout.addWidget(self.empty)
         layout.addWidget(self.sweeps)
         layout.addStretch()  # takes the room the queue leaves when there is none
+        self.consent.covers = (self.table, self.how, self.sweeps, self.next_button)
 
         self.study.activated.connect(lambda _i: self.refresh())
         self.refresh_button.clicked.connect(self.refresh)
@@ -243,6 +247,8 @@ class StudiesView(QWidget):
     def _read(self, found: Found) -> None:
         names, name, summary, snapshot, refusal = found
         self._invite = None
+        if self.consent.queue is not None and self.consent.queue.protocol.name != name:
+            self.consent.close_form()  # asked for another study
         self.admission.show_refusal(refusal)
         self.study.blockSignals(True)
         self.study.clear()
@@ -274,7 +280,8 @@ class StudiesView(QWidget):
             self.progress.setFormat(progress_text(p))
         self.next_button.setEnabled(snapshot is not None and snapshot.next is not None)
         self.next_button.setText(next_label(snapshot.next) if snapshot else "Next task")
-        self.next_button.setVisible(has_study)
+        asking = self.consent.form is not None  # the consent screen has its own buttons
+        self.next_button.setVisible(has_study and not asking)
         self._show_playing()
         self.table.setRowCount(len(items))
         for row, item in enumerate(items):
@@ -298,8 +305,8 @@ class StudiesView(QWidget):
                 if col == 0:
                     cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.table.setItem(row, col, cell)
-        self.table.setVisible(has_study)
-        self.how.setVisible(has_study)
+        self.table.setVisible(has_study and not asking)
+        self.how.setVisible(has_study and not asking)
         self.archive_button.setVisible(has_study)
 
     def _study_session(self) -> StudySession | None:
@@ -356,6 +363,9 @@ class StudiesView(QWidget):
                                       can_view=not snapshot.queue.blind)
             return
         if self.state.store is None:  # the database was closed meanwhile
+            return
+        if snapshot.due is not None and snapshot.due.pending:  # asked once, before anything
+            self.consent.ask(snapshot.queue, snapshot.due, then=self._next_task_now)
             return
         player = HumanPlayer(annotator, {"input": "keyboard and mouse"})
         session = StudySession(self.state.store, snapshot.queue, item, player)

@@ -29,6 +29,7 @@ from playbench.app.studies import (
     load_protocol,
     load_study_file,
 )
+from playbench.app.studies.consent import ConsentDue
 from playbench.app.ui.models.records import EpisodeSummary, paused_study_episodes
 from playbench.app.ui.models.session import PlaySession
 from playbench.db.store import Store
@@ -53,6 +54,11 @@ class StudySession(PlaySession):
     @property
     def blind(self) -> bool:
         return self.queue.blind
+
+    @property
+    def instructions(self) -> str:
+        """The study's instructions (Markdown), which the Play tab shows again on request."""
+        return self.queue.protocol.texts.instructions
 
     async def play(self) -> EpisodeResult:
         """Play the item through the queue: a new episode, or the paused one continued."""
@@ -90,6 +96,8 @@ class QueueSnapshot:
     items: list[QueueItem]
     progress: Progress
     description: str
+    due: ConsentDue | None = None
+    """What the annotator must read and answer before their first task (consent screen)."""
 
     @property
     def next(self) -> QueueItem | None:
@@ -102,7 +110,8 @@ def open_queue(store: Store, study: str, annotator: str,
     ``NotAdmitted`` for someone the study does not admit - ``invite`` is their code)."""
     queue = StudyQueue(store, study, annotator, invite=invite)
     items = queue.items()
-    return QueueSnapshot(queue, items, queue.progress(items), queue.protocol.description)
+    return QueueSnapshot(queue, items, queue.progress(items), queue.protocol.description,
+                         queue.consent_due())
 
 
 def paused_task(store: Store, annotator: str | None,
