@@ -31,6 +31,22 @@ accepted) and ``data-evalby`` (the ``|``-separated properties scored).
    harness); a failed interaction scores 0 for its state and keeps the weight; the result is
    the score sum over the weight sum. A page that does not parse or render scores 0 before any
    of this (:mod:`playbench.games.webui.env`).
+
+Two readings (``mode``): ``playbench`` - the rules above, our stricter reading of the paper -
+and ``magebench`` - what MageBench's published harness computes, the default for tasks read
+from MageBench's own files (the ``aes`` rule option, ``games/webui/kind.py``). In
+``magebench``: a truth element whose ``data-filter-by`` names a property the harness has no
+filter for (``background``, ``box-shadow``, anything outside the table) is dropped, not kept
+at zero; each ``data-evalby`` entry scores the mean of its parts at the mean of their weights
+(``border-radius`` weighs 100, not 4 x 100); a part the harness cannot compare (``auto``
+against a length, a colour that is not ``rgb``) is skipped; ``has_text`` always passes;
+``placeholder`` and ``value`` compare the element's text, ``src`` and ``type`` are read as the
+(empty) CSS properties of those names, so they always agree; every matched element adds its box
+score at weight 46; and the matching and its weights are the harness's
+(:mod:`playbench.games.webui.aes_harness`). Both readings score shadows, ``background-size``
+and gradient backgrounds, and split ``background`` into the gradient's colours, the
+background colour and its repeat when the truth draws a gradient (else it scores nothing), as
+the harness does; ``class`` is a filter only. docs/fidelity.md lists what still differs.
 """
 
 from __future__ import annotations
@@ -42,6 +58,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+from playbench.games.webui.aes_harness import (
+    BOX_WEIGHT,
+    COMPOUND,
+    box_score,
+    compound_similarity,
+    harness_match,
+)
+
+PLAYBENCH, MAGEBENCH = "playbench", "magebench"
+MODES = (PLAYBENCH, MAGEBENCH)
+"""The two readings of AES (module docstring)."""
 
 AREA_POWER = 0.8987
 """The exponent on a truth element's area in its weight (paper; the harness's 0.8987018...)."""
@@ -73,8 +101,21 @@ PROPERTIES: dict[str, tuple[str, float]] = {
     "font-family": (CHOICE, 94.6), "font-size": (LENGTH, 9.8), "font-style": (CHOICE, 94.6),
     "font-weight": (CHOICE, 2.1), "height": (LENGTH, 31.92), "width": (LENGTH, 31.92),
     "tab-size": (CHOICE, 50.8), "letter-spacing": (LENGTH, 67.0), "display": (CHOICE, 51.0),
+    "box-shadow": ("box-shadow", 56.7), "text-shadow": ("text-shadow", 83.0),
+    "background-size": ("background-size", 14.3),
+    "background-linear-gradient": ("gradient", 18.0),
+    "class": (CHOICE, 66.6),
 }
 """Every property AES scores: how it is compared and its weight."""
+
+READ_AS = {"background-linear-gradient": "background"}
+"""Properties read from another value of the page (a gradient's colours from the computed
+``background``)."""
+NO_FILTER = frozenset({"box-shadow", "text-shadow", "background-size",
+                       "background-linear-gradient"})
+"""Properties the harness compares but cannot filter by."""
+FILTER_ONLY = frozenset({"class"})
+"""Properties the harness filters by but never scores."""
 
 LAYOUT = frozenset({
     "margin", "padding", "position", "top", "left", "right", "bottom", "z-index", "transform",
@@ -121,17 +162,36 @@ class Element:
         return max(0.0, right - left) * max(0.0, bottom - top)
 
 
-def scored_properties(eval_by: Iterable[str]) -> list[str]:
-    """The longhand properties a ``data-evalby`` list scores: shorthands split, layout
-    properties and properties AES has no comparison for left out, order kept."""
-    out: list[str] = []
+GRADIENT_PARTS = ("background-linear-gradient", "background-color", "background-repeat")
+
+
+def eval_groups(eval_by: Iterable[str], background: str | None = None) -> list[list[str]]:
+    """The longhands each ``data-evalby`` entry scores, one group per entry: shorthands split,
+    layout properties, filter-only ones and properties AES has no comparison for left out.
+    ``background`` is the truth's computed ``background``: the entry ``background`` scores the
+    gradient's parts only when it draws a gradient (harness)."""
+    groups: list[list[str]] = []
     for name in eval_by:
         name = name.strip().lower()
         if not name or name in LAYOUT:
             continue
-        for part in SHORTHANDS.get(name, (name,)):
-            if part in PROPERTIES and part not in out:
-                out.append(part)
+        if name == "background":
+            parts: tuple[str, ...] = (GRADIENT_PARTS if "linear-gradient" in (background or "")
+                                      else ())
+        else:
+            parts = SHORTHANDS.get(name, (name,))
+        group = [p for p in parts if p in PROPERTIES and p not in FILTER_ONLY]
+        if group:
+            groups.append(group)
+    return groups
+
+
+def scored_properties(eval_by: Iterable[str], background: str | None = None) -> list[str]:
+    """The longhand properties a ``data-evalby`` list scores (:func:`eval_groups` flattened,
+    each once, order kept)."""
+    out: list[str] = []
+    for group in eval_groups(eval_by, background):
+        out += [p for p in group if p not in out]
     return out
 
 
@@ -139,11 +199,21 @@ def needed_properties(truth: Iterable[Element]) -> list[str]:
     """Every property to read from a generated page to compare it with ``truth``."""
     names: list[str] = []
     for e in truth:
-        for name in [e.filter_by, *scored_properties(e.eval_by)]:
+        for name in [e.filter_by, *scored_properties(e.eval_by, e.values.get("background"))]:
             for part in SHORTHANDS.get(name, (name,)):
+                part = READ_AS.get(part, part)
                 if part and part not in names:
                     names.append(part)
+    if any(n in names for n in ("placeholder", "value")) and "text" not in names:
+        names.append("text")  # the harness compares them by the element's text
     return names
+
+
+def value_of(element: Element, name: str, mode: str = PLAYBENCH) -> str | None:
+    """The value ``name`` is compared by (``mode`` as in :func:`similarity`)."""
+    if mode == MAGEBENCH and name in ("placeholder", "value"):
+        name = "text"
+    return element.values.get(READ_AS.get(name, name))
 
 
 def text_similarity(truth: str, generated: str) -> float:
@@ -196,6 +266,9 @@ def similarity(name: str, truth: str | None, generated: str | None) -> float:
     if truth is None or generated is None:
         return 0.0
     how = PROPERTIES.get(name, (CHOICE, 0.0))[0]
+    if how in COMPOUND:
+        s = compound_similarity(how, truth, generated)
+        return (1.0 if truth.strip() == generated.strip() else 0.0) if s is None else s
     if how == TEXT:
         return text_similarity(truth, generated)
     if how == LENGTH:
@@ -203,6 +276,40 @@ def similarity(name: str, truth: str | None, generated: str | None) -> float:
     if how == COLOUR:
         return colour_similarity(truth, generated)
     return 1.0 if truth.strip() == generated.strip() else 0.0
+
+
+_SINGLE_PX = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?(?:px)?")
+
+
+def harness_similarity(name: str, truth: str | None, generated: str | None) -> float | None:
+    """:func:`similarity` as MageBench's harness computes it; None where its comparison
+    raises, which skips the part (module docstring)."""
+    how = PROPERTIES.get(name, (CHOICE, 0.0))[0]
+    if name == "has_text" or name in ("src", "type"):
+        return 1.0
+    if truth is None or generated is None:
+        return None
+    if how in COMPOUND:
+        return compound_similarity(how, truth, generated)
+    if how == LENGTH:
+        a, b = truth.strip(), generated.strip()
+        if not (_SINGLE_PX.fullmatch(a) and _SINGLE_PX.fullmatch(b)):
+            return None
+        x, y = float(a.removesuffix("px")), float(b.removesuffix("px"))
+        rel = abs(y - x) / x if x != 0 else float(y != 0)
+        return 1 - rel if rel < 1.0 else 0.0
+    if how == COLOUR:
+        if "rgb" not in truth or "rgb" not in generated:
+            return None
+        return colour_similarity(truth, generated)
+    if how == TEXT:
+        return text_similarity(truth, generated)
+    return 1.0 if truth == generated else 0.0
+
+
+def filter_evaluable(name: str) -> bool:
+    """Whether the harness can filter by ``name`` (else it drops the element)."""
+    return name in PROPERTIES and name not in NO_FILTER
 
 
 def filter_passes(truth: Element, generated: Element) -> bool:
@@ -229,10 +336,12 @@ def _passes(how: str, s: float) -> bool:
     return s >= 1.0
 
 
-def filter_matrix(truth: Sequence[Element], generated: Sequence[Element]) -> np.ndarray:
+def filter_matrix(truth: Sequence[Element], generated: Sequence[Element],
+                  mode: str = PLAYBENCH) -> np.ndarray:
     """Which (generated, truth) pairs pass the truth element's filter (:func:`filter_passes`
     for every pair, computed once per distinct generated value so that a 200-element page
-    takes milliseconds)."""
+    takes milliseconds). In ``magebench`` a comparison the harness cannot make passes (its
+    filter then costs 0.01, which we round to passing)."""
     allowed = np.ones((len(generated), len(truth)), dtype=bool)
     columns: dict[str, list[str | None]] = {}
     words: dict[str, list[tuple[str, ...]]] = {}
@@ -241,9 +350,17 @@ def filter_matrix(truth: Sequence[Element], generated: Sequence[Element]) -> np.
             continue
         for part in SHORTHANDS.get(t.filter_by, (t.filter_by,)):
             how = PROPERTIES.get(part, (CHOICE, 0.0))[0]
-            values = columns.setdefault(part, [g.values.get(part) for g in generated])
-            want = t.values.get(part)
-            if how == TEXT and want is not None and len(want.split()) < TEXT_WORDS:
+            values = columns.setdefault(f"{mode}:{part}",
+                                        [value_of(g, part, mode) for g in generated])
+            want = value_of(t, part, mode)
+            if mode == MAGEBENCH and how not in (TEXT,):
+                cache: dict[str | None, bool] = {}
+                for v in values:
+                    if v not in cache:
+                        h = harness_similarity(part, want, v)
+                        cache[v] = True if h is None else _passes(how, h)
+                ok = np.array([cache[v] for v in values], dtype=bool)
+            elif how == TEXT and want is not None and len(want.split()) < TEXT_WORDS:
                 split = words.setdefault(part, [tuple((v or "").lower().split())
                                                 for v in values])
                 target = tuple(want.lower().split())
@@ -297,13 +414,28 @@ def match(truth: Sequence[Element], generated: Sequence[Element]) -> list[tuple[
     return [(int(j), int(i)) for i, j in zip(rows, cols, strict=True) if allowed[i, j]]
 
 
-def element_score(truth: Element, generated: Element) -> float:
+def element_score(truth: Element, generated: Element, mode: str = PLAYBENCH) -> float:
     """The weighted mean similarity of the truth element's scored properties (1.0 when it
-    lists none the table knows: the match itself is all there is to check)."""
+    lists none the table knows: the match itself is all there is to check). ``magebench``:
+    each ``data-evalby`` entry the mean of its parts at the mean of their weights, plus the
+    box score at weight 46 (module docstring)."""
+    background = truth.values.get("background")
+    if mode == MAGEBENCH:
+        total = BOX_WEIGHT * box_score(truth.box, generated.box)
+        weight = BOX_WEIGHT
+        for group in eval_groups(truth.eval_by, background):
+            done = [(PROPERTIES[p][1], harness_similarity(p, value_of(truth, p, mode),
+                                                          value_of(generated, p, mode)))
+                    for p in group]
+            scored = [(w, s) for w, s in done if s is not None]
+            if scored:
+                total += sum(w * s for w, s in scored) / len(scored)
+                weight += sum(w for w, _ in scored) / len(scored)
+        return total / weight
     total = weight = 0.0
-    for name in scored_properties(truth.eval_by):
+    for name in scored_properties(truth.eval_by, background):
         w = PROPERTIES[name][1]
-        total += w * similarity(name, truth.values.get(name), generated.values.get(name))
+        total += w * similarity(name, value_of(truth, name), value_of(generated, name))
         weight += w
     return total / weight if weight else 1.0
 
@@ -327,16 +459,31 @@ class StateScore:
         return self.score / self.weight if self.weight > 0 else 0.0
 
 
-def state_score(truth: Sequence[Element], generated: Sequence[Element] | None) -> StateScore:
+def state_score(truth: Sequence[Element], generated: Sequence[Element] | None,
+                mode: str = PLAYBENCH) -> StateScore:
     """Score one state; ``generated`` None means the interaction that should have led to it
-    failed (score 0, full weight)."""
+    failed (score 0, full weight). ``magebench``: elements the harness cannot filter are
+    dropped first, and its matching decides the weights (module docstring)."""
+    if mode == MAGEBENCH:
+        truth = [t for t in truth if filter_evaluable(t.filter_by)]
     weight = sum(element_weight(t) for t in truth)
     if generated is None:
         return StateScore(0.0, weight, len(truth), 0)
-    pairs = match(truth, generated)
-    score = sum(element_score(truth[j], generated[i]) * element_weight(truth[j])
+    if mode != MAGEBENCH:
+        pairs = match(truth, generated)
+        score = sum(element_score(truth[j], generated[i]) * element_weight(truth[j])
+                    for j, i in pairs)
+        return StateScore(score, weight, len(truth), len(pairs))
+    if not truth or not generated:
+        return StateScore(0.0, weight, len(truth), 0)
+    kids = np.array([g.descendants for g in generated], dtype=float)
+    pairs, left_out = harness_match(np.array([t.box for t in truth], dtype=float),
+                                    np.array([g.box for g in generated], dtype=float), kids,
+                                    filter_matrix(truth, generated, mode))
+    weight -= sum(element_weight(truth[j]) for j in left_out)
+    score = sum(element_score(truth[j], generated[i], mode) * element_weight(truth[j])
                 for j, i in pairs)
-    return StateScore(score, weight, len(truth), len(pairs))
+    return StateScore(score, weight, len(truth) - len(left_out), len(pairs))
 
 
 def changed(before: Sequence[Element], after: Sequence[Element]) -> list[Element]:
@@ -355,21 +502,27 @@ def changed(before: Sequence[Element], after: Sequence[Element]) -> list[Element
 
 
 def aes(truth_states: Sequence[Sequence[Element]],
-        generated_states: Sequence[Sequence[Element] | None]) -> tuple[float, list[StateScore]]:
+        generated_states: Sequence[Sequence[Element] | None],
+        mode: str = PLAYBENCH) -> tuple[float, list[StateScore]]:
     """AES over a page's states (the loaded page, then one per interaction): the score sum over
     the weight sum, and each state's part. ``generated_states[k]`` is None where interaction
-    ``k`` failed on the generated page; a missing trailing state counts as failed."""
+    ``k`` failed on the generated page; a missing trailing state counts as failed. ``mode``:
+    :data:`PLAYBENCH` or :data:`MAGEBENCH` (module docstring)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown AES mode {mode!r} (valid: {', '.join(MODES)})")
     parts: list[StateScore] = []
     for k, truth in enumerate(truth_states):
         counted = list(truth) if k == 0 else changed(truth_states[k - 1], truth)
         gen = generated_states[k] if k < len(generated_states) else None
-        parts.append(state_score(counted, gen))
+        parts.append(state_score(counted, gen, mode))
     weight = sum(p.weight for p in parts)
     total = sum(p.score for p in parts) / weight if weight > 0 else 0.0
     return (0.0 if math.isnan(total) else min(1.0, total)), parts
 
 
-__all__ = ["AREA_POWER", "CHILD_PENALTY", "Element", "LAYOUT", "PROPERTIES", "SHORTHANDS",
+__all__ = ["AREA_POWER", "CHILD_PENALTY", "MAGEBENCH", "MODES", "PLAYBENCH", "Element",
+           "LAYOUT", "PROPERTIES", "SHORTHANDS", "eval_groups", "filter_evaluable",
+           "harness_similarity", "value_of",
            "StateScore", "aes", "changed", "colour_similarity", "element_score",
            "element_weight", "filter_matrix", "filter_passes", "giou_matrix",
            "length_similarity", "match",

@@ -48,6 +48,13 @@ SETTINGS: dict[str, Setting] = {
     GLOBAL.name: GLOBAL, ONLINE.name: ONLINE,
 }
 
+AES_RULE = RuleOption(
+    "aes", ("playbench", "magebench"), "playbench",
+    "How AES reads a page: PlayBench's stricter reading of the paper, or as MageBench's "
+    "published harness computes it (the default for tasks read from MageBench's own files; "
+    "docs/fidelity.md, MageBench WebUI).")
+"""The kind's rule option for scoring (``games/webui/aes.py``, module docstring)."""
+
 NEXT_SUBMISSION = "=== next submission ==="
 """The line between submissions in a written plan of several."""
 
@@ -106,7 +113,9 @@ class WebUIKind:
     """The state is the last submitted files: a resume submits the recorded answers again,
     re-rendering and re-scoring each (see ``games/webui/env.py``)."""
     undo = False
-    rule_options: tuple[RuleOption, ...] = ()
+    rule_options: tuple[RuleOption, ...] = (AES_RULE,)
+    """``aes``: ``playbench`` or ``magebench``; a task read from MageBench's files stores
+    ``magebench``, so that is its default (``--rule aes=playbench`` for ours)."""
     answers = None
     gym_actions = None
     order = 80
@@ -159,7 +168,8 @@ class WebUIKind:
         """One task's values under :attr:`library_columns` (sizes of the target, never its
         code)."""
         task = task_of(level)
-        steps = [str(s.get("do")) for s in task.interactions]
+        steps = [str(s.get("name") if s.get("do") == "steps" else s.get("do"))
+                 for s in task.interactions]
         kinds = ", ".join(dict.fromkeys(steps))
         interactions = f"{len(steps)} ({kinds})" if steps else "none"
         files = ", ".join(ext for name, ext in (("index.html", "html"), ("style.css", "css"),
@@ -219,5 +229,5 @@ class NoisyPolicy:
 
 KIND = WebUIKind()
 
-__all__ = ["GLOBAL", "KIND", "ONLINE", "ONLINE_ROUNDS", "SETTINGS", "WebUIKind",
+__all__ = ["AES_RULE", "GLOBAL", "KIND", "ONLINE", "ONLINE_ROUNDS", "SETTINGS", "WebUIKind",
            "shows_render"]
