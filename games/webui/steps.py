@@ -70,6 +70,9 @@ class _Run:
     names: dict[str, Any] = field(default_factory=dict)
     mouse: tuple[float, float] = (0.0, 0.0)
     count: int = 0
+    held: set[str] = field(default_factory=set)
+    """Keys held down by ``key_down``: while one is, text is pressed key by key so that the
+    modifier applies (Shift + w gives W, as Selenium's does)."""
 
     @property
     def ms(self) -> float:
@@ -136,7 +139,12 @@ class _Run:
                 await self.call(kb.press(item["key"]), "pressing " + item["key"])
             else:
                 text = item["text"] if "text" in item else str(self.names.get(item["var"], ""))
-                await self.call(kb.type(text), "typing")
+                if self.held:
+                    for ch in text:
+                        ch = ch.upper() if "Shift" in self.held else ch
+                        await self.call(kb.press(ch), "pressing " + ch)
+                else:
+                    await self.call(kb.type(text), "typing")
 
     async def run(self, ops: Sequence[Mapping[str, Any]]) -> None:
         for op in ops:
@@ -199,9 +207,10 @@ class _Run:
                                 "focusing a field")
             await self.keys(op.get("keys") or [])
         elif kind in ("key_down", "key_up"):
-            kb = page.keyboard
-            await self.call((kb.down if kind == "key_down" else kb.up)(str(op["key"])),
+            kb, key = page.keyboard, str(op["key"])
+            await self.call((kb.down if kind == "key_down" else kb.up)(key),
                             kind.replace("_", " "))
+            (self.held.add if kind == "key_down" else self.held.discard)(key)
         elif kind in ("mouse_down", "mouse_up"):
             await self.call((page.mouse.down if kind == "mouse_down" else page.mouse.up)(),
                             kind.replace("_", " "))
@@ -246,7 +255,7 @@ class _Run:
         elif kind == "break":
             raise _Break
         elif kind == "call":
-            inner = _Run(self.page, mouse=self.mouse, count=self.count)
+            inner = _Run(self.page, mouse=self.mouse, count=self.count, held=self.held)
             await inner.run(op.get("ops") or [])
             self.mouse, self.count = inner.mouse, inner.count
         else:
