@@ -33,6 +33,7 @@ CANDIDATE = -1.0
 """A pair's matching value must be at least this to be matched (harness)."""
 
 _COLOUR = re.compile(r"rgba?\(\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)[^)]*\)")
+_OPAQUE = re.compile(r"rgb\(\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\)")
 _PX = re.compile(r"(-?\d+(?:\.\d+)?(?:e-?\d+)?)px")
 
 
@@ -92,10 +93,14 @@ def size_similarity(truth: str, generated: str) -> float | None:
 
 
 def gradient_similarity(truth: str, generated: str) -> float | None:
-    """The colours of a gradient background, compared in order, their mean similarity."""
-    pairs = list(zip(colours(truth), colours(generated), strict=False))
+    """The opaque ``rgb()`` colours of a gradient background (the computed ``background``,
+    whose transparent ``rgba`` background colour is left out, as the harness's pattern
+    does), compared in order, their mean similarity."""
+    def opaque(value: str) -> list[tuple[float, float, float]]:
+        return [(float(m[0]), float(m[1]), float(m[2])) for m in _OPAQUE.findall(value)]
+    pairs = list(zip(opaque(truth), opaque(generated), strict=False))
     if not pairs:
-        return None if not colours(truth) else 0.0
+        return None if not opaque(truth) else 0.0
     return sum(rgb_similarity(a, b) for a, b in pairs) / len(pairs)
 
 

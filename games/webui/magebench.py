@@ -137,8 +137,9 @@ def read_list(path: Path) -> list[Path]:
 
 
 def is_list(data: Any) -> bool:
-    """Whether parsed JSON is a MageBench list (a list of strings), not task records."""
-    return isinstance(data, list) and bool(data) and all(isinstance(x, str) for x in data)
+    """Whether parsed JSON is a MageBench list (folder paths), not task records: a list with
+    any string in it (a list mixing paths and other values is then refused entry by entry)."""
+    return isinstance(data, list) and any(isinstance(x, str) for x in data)
 
 
 def folders_of(path: Path) -> list[Path]:
