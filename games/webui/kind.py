@@ -24,7 +24,7 @@ import numpy as np
 
 from playbench.games.base import Level, RuleOption
 from playbench.games.coding.fences import as_answer
-from playbench.games.kind import EnvServices, Source
+from playbench.games.kind import EnvServices, Source, SourcePicker
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.webui.tasks import BUNDLED, GAME, load_levels, task_of
@@ -106,6 +106,12 @@ class WebUIKind:
     """The Library's columns for a task (``library_values``): what kind of page, which
     scripted interactions the test makes, how many elements the target page has, which files
     the reference uses."""
+    source_picker = SourcePicker(
+        "Add task folder…", "Add MageBench WebUI tasks", folder=True, files=True,
+        file_filter="Task lists (*.json *.jsonl);;All (*)",
+        tooltip="A MageBench task folder (index.html, actions.py, tasks.md ...), a folder of "
+                "them (resources/WebUI), or a list file (WebUI_all.json, WebUI_mini.json)")
+    """The Library adds MageBench's task folders as they are published, or its list files."""
     view = "code"
     protocol_family = "webui"
     """Models read and answer this kind with the ``webui`` prompt protocol."""
