@@ -148,6 +148,27 @@ class SourceOption:
     help: str
 
 
+@dataclass(frozen=True)
+class SourcePicker:
+    """How the Library adds a task source of the kind that is not bundled (a kind's optional
+    ``source_picker``): the button's text, and whether it picks a folder, a file or either -
+    so a kind whose published tasks are folders (MageBench WebUI) is added as such without
+    the app knowing the kind. ``file_filter`` is the file dialog's filter."""
+
+    label: str
+    title: str
+    folder: bool = False
+    files: bool = True
+    file_filter: str = "Task files (*.json);;All (*)"
+    tooltip: str = ""
+
+
+def source_picker(kind: object) -> SourcePicker | None:
+    """The kind's optional :class:`SourcePicker`, or None (the Library's default button)."""
+    found = getattr(kind, "source_picker", None)
+    return found if isinstance(found, SourcePicker) else None
+
+
 def source_options(kind: object) -> tuple[SourceOption, ...]:
     """The kind's optional :class:`SourceOption` s (none when it declares none)."""
     return tuple(getattr(kind, "source_options", ()) or ())

@@ -25,6 +25,7 @@ from playbench.app.ui.qt import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -42,6 +43,7 @@ from playbench.games.kind import (
     library_columns,
     library_help,
     play_place,
+    source_picker,
 )
 
 COLUMNS = ("#", "Objective", "Difficulty", "Evaluators", "Ref.", "Images")
@@ -112,6 +114,16 @@ class WebTasksPanel(QWidget):
             self.table.setHorizontalHeaderItem(2, QTableWidgetItem("Target"))
             for column in (3, 4, 5):  # evaluators, reference, images: web facts
                 self.table.setColumnHidden(column, True)
+        self.picker = source_picker(self.kind)
+        """How the kind's own task sources are added (a folder, a file or either)."""
+        if self.picker is not None:
+            self.add_file.setText(self.picker.label)
+            self.add_file.setToolTip(self.picker.tooltip)
+            if self.picker.folder and self.picker.files:
+                menu = QMenu(self.add_file)
+                menu.addAction("A folder…", self._add_folder)
+                menu.addAction("A file…", self._add_file_only)
+                self.add_file.setMenu(menu)
         if self.is_games:
             self.add_file.setText("Add catalog folder…")
             self.add_file.setToolTip("A GameWorld-layout catalog: catalog/games/*.yaml, "
@@ -279,7 +291,27 @@ class WebTasksPanel(QWidget):
                 self.table.selectRow(i)
                 return
 
+    def _add_folder(self) -> None:
+        title = self.picker.title if self.picker is not None else "Add a task folder"
+        folder = existing_directory(self, title)
+        if folder:
+            self.add_task_file(folder)
+
+    def _add_file_only(self) -> None:
+        picker = self.picker
+        path, _ = open_file_name(self, picker.title if picker else "Add a task file", "",
+                                 picker.file_filter if picker else "All (*)",
+                                 protect=database_files(self.state.db_url))
+        if path:
+            self.add_task_file(path)
+
     def _add_file(self) -> None:
+        if self.picker is not None and not self.is_games:
+            if self.picker.folder and not self.picker.files:
+                self._add_folder()
+            elif self.picker.files and not self.picker.folder:
+                self._add_file_only()
+            return  # both: the button's menu asks which
         if self.is_games:
             folder = existing_directory(self, "Add a GameWorld-layout catalog")
             if folder:

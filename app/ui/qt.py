@@ -61,6 +61,7 @@ from PySide6.QtWidgets import (  # noqa: F401
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPlainTextEdit,
     QProgressBar,

@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+PROBE_SECONDS = 1.0
+"""How long a page that timed out gets to answer a trivial evaluation before its scripts are
+said to hang (a page whose thread is free answers in milliseconds)."""
+
 FINISH_ANIMATIONS = """() => { for (const a of document.getAnimations()) {
   try { a.finish(); } catch (e) { /* an infinite animation cannot finish */ } } }"""
 
@@ -183,10 +187,19 @@ class SandboxPage:
             if self.session.crashed is not None:
                 raise RenderFailed("crashed", self.session.crashed) from err
             if isinstance(err, BrowserError):
-                raise RenderFailed("timeout", f"the page did not answer ({what}) within "
-                                   f"{self.limits.script_seconds:g} s: a script hangs or loops"
-                                   ) from err
+                raise RenderFailed("timeout", await self._why_slow(what)) from err
             raise
+
+    async def _why_slow(self, what: str) -> str:
+        """Why ``what`` took longer than the limit. Only a page whose own thread no longer
+        answers a trivial evaluation has a script that hangs or loops; one that answers was
+        merely slow (a loaded machine, a huge screenshot), and is not blamed on its code."""
+        head = f"the page did not finish {what} within {self.limits.script_seconds:g} s"
+        try:
+            await bounded(self.page.evaluate("1"), PROBE_SECONDS, "a probe")
+        except Exception:  # noqa: BLE001 - whatever the failure, the page did not answer
+            return f"{head}: a script hangs or loops (the page no longer answers)"
+        return f"{head} (the page itself still answers: the browser was slow, not its scripts)"
 
     async def evaluate(self, script: str, arg: Any = None) -> Any:
         return await self.call(self.page.evaluate(script, arg), "an evaluation")
@@ -254,15 +267,19 @@ class Sandbox:
     @asynccontextmanager
     async def open(self, files: Mapping[str, str | bytes], *,
                    viewport: tuple[int, int] = (1920, 1080),
-                   entry: str = "index.html") -> AsyncIterator[SandboxPage]:
-        """Render ``files`` (path -> content; the submission and the task's resources) in a
-        fresh context and yield the loaded page; the context is closed on leaving, whatever
-        happened in it. Raises :class:`RenderFailed` (``too_large``, ``load``, ``timeout``)."""
+                   entry: str = "index.html",
+                   resources: Mapping[str, str | bytes] | None = None
+                   ) -> AsyncIterator[SandboxPage]:
+        """Render ``files`` (path -> content: the code, which the size limit counts) served
+        beside ``resources`` (the task's own pictures and texts, not counted; a file in both
+        is the code's) in a fresh context and yield the loaded page; the context is closed on
+        leaving, whatever happened in it. Raises :class:`RenderFailed` (``too_large``,
+        ``load``, ``timeout``)."""
         size = code_size(files)
         if size > self.limits.code_bytes:
             raise RenderFailed("too_large", f"the code is {size} bytes; the limit is "
                                f"{self.limits.code_bytes}")
-        token, base = self.server.publish(files)
+        token, base = self.server.publish({**(resources or {}), **files})
         ms = self.limits.script_seconds * 1000
         session: PageSession | None = None
         try:
@@ -303,4 +320,5 @@ def _dismiss(dialog: Any) -> None:
     asyncio.ensure_future(dialog.dismiss())
 
 
-__all__ = ["Limits", "RenderFailed", "Sandbox", "SandboxPage", "SiteServer", "code_size"]
+__all__ = ["PROBE_SECONDS", "Limits", "RenderFailed", "Sandbox", "SandboxPage", "SiteServer",
+           "code_size"]

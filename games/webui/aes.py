@@ -31,73 +31,59 @@ accepted) and ``data-evalby`` (the ``|``-separated properties scored).
    harness); a failed interaction scores 0 for its state and keeps the weight; the result is
    the score sum over the weight sum. A page that does not parse or render scores 0 before any
    of this (:mod:`playbench.games.webui.env`).
+
+Two readings (``mode``): ``playbench`` - the rules above, our stricter reading of the paper -
+and ``magebench`` - what MageBench's published harness computes, the default for tasks read
+from MageBench's own files (the ``aes`` rule option, ``games/webui/kind.py``). In
+``magebench``: a truth element whose ``data-filter-by`` names a property the harness has no
+filter for (``background``, ``box-shadow``, anything outside the table) is dropped, not kept
+at zero; each ``data-evalby`` entry scores the mean of its parts at the mean of their weights
+(``border-radius`` weighs 100, not 4 x 100); a part the harness cannot compare (``auto``
+against a length, a colour that is not ``rgb``) is skipped; ``has_text`` always passes;
+``placeholder`` and ``value`` compare the element's text, ``src`` and ``type`` are read as the
+(empty) CSS properties of those names, so they always agree; every matched element adds its box
+score at weight 46; and the matching and its weights are the harness's
+(:mod:`playbench.games.webui.aes_harness`). Both readings score shadows, ``background-size``
+and gradient backgrounds, and split ``background`` into the gradient's colours, the
+background colour and its repeat when the truth draws a gradient (else it scores nothing), as
+the harness does; ``class`` is a filter only. docs/fidelity.md lists what still differs.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
+from playbench.games.webui.aes_harness import BOX_WEIGHT, box_score, harness_match
+from playbench.games.webui.aes_values import (
+    CHOICE,
+    FILTER_ONLY,
+    LAYOUT,
+    MAGEBENCH,
+    MODES,
+    PLAYBENCH,
+    PROPERTIES,
+    READ_AS,
+    SHORTHANDS,
+    TEXT,
+    TEXT_WORDS,
+    colour_similarity,
+    filter_evaluable,
+    harness_similarity,
+    length_similarity,
+    similarity,
+    text_similarity,
+)
+from playbench.games.webui.aes_values import passes as _passes
+
 AREA_POWER = 0.8987
 """The exponent on a truth element's area in its weight (paper; the harness's 0.8987018...)."""
 CHILD_PENALTY = 1e-3
 """Epsilon on the difference in descendant counts in the matching score (paper, issue 16)."""
-TEXT_WORDS = 10
-"""Texts shorter than this many words must match exactly (case aside)."""
-TEXT_FILTER = 0.6
-"""A text filter passes at similarity above this (harness)."""
-NUMERIC_FILTER = 0.01
-"""A colour or length filter passes at similarity above this (harness)."""
-
-TEXT, LENGTH, COLOUR, CHOICE = "text", "length", "colour", "choice"
-
-PROPERTIES: dict[str, tuple[str, float]] = {
-    # name: (comparison, weight); the weights are those MageBench's harness ships (harness)
-    "text": (TEXT, 6.8), "placeholder": (TEXT, 6.8), "value": (TEXT, 6.8),
-    "has_text": ("has_text", 44.0),
-    "color": (COLOUR, 30.0), "background-color": (COLOUR, 59.0),
-    "background-image": (CHOICE, 12.6), "background-repeat": (CHOICE, 24.5),
-    "src": (CHOICE, 12.6), "type": (CHOICE, 18.9),
-    **{f"border-{s}-color": (COLOUR, 16.9) for s in ("top", "right", "bottom", "left")},
-    **{f"border-{s}-width": (LENGTH, 2.1) for s in ("top", "right", "bottom", "left")},
-    **{f"border-{s}-style": (CHOICE, 79.2) for s in ("top", "right", "bottom", "left")},
-    **{f"border-{c}-radius": (LENGTH, 100.0)
-       for c in ("top-left", "top-right", "bottom-left", "bottom-right")},
-    "outline-style": (CHOICE, 79.2), "outline-width": (CHOICE, 2.1),
-    "outline-color": (COLOUR, 16.9),
-    "font-family": (CHOICE, 94.6), "font-size": (LENGTH, 9.8), "font-style": (CHOICE, 94.6),
-    "font-weight": (CHOICE, 2.1), "height": (LENGTH, 31.92), "width": (LENGTH, 31.92),
-    "tab-size": (CHOICE, 50.8), "letter-spacing": (LENGTH, 67.0), "display": (CHOICE, 51.0),
-}
-"""Every property AES scores: how it is compared and its weight."""
-
-LAYOUT = frozenset({
-    "margin", "padding", "position", "top", "left", "right", "bottom", "z-index", "transform",
-    "transition", "cursor", "overflow", "flex-wrap", "justify-content", "align-items",
-    "text-transform", "float", "gap", "flex", "grid-template-columns",
-    *(f"margin-{s}" for s in ("top", "right", "bottom", "left")),
-    *(f"padding-{s}" for s in ("top", "right", "bottom", "left")),
-})
-"""Layout properties: listed in ``data-evalby`` or not, they are never scored."""
-
-_SIDES = ("top", "right", "bottom", "left")
-SHORTHANDS: dict[str, tuple[str, ...]] = {
-    "border": tuple(f"border-{s}-width" for s in _SIDES),
-    "border-radius": tuple(f"border-{c}-radius"
-                           for c in ("top-left", "top-right", "bottom-left", "bottom-right")),
-    "outline": ("outline-style", "outline-width", "outline-color"),
-    **{f"border-{s}": (f"border-{s}-width", f"border-{s}-color") for s in _SIDES},
-}
-"""Shorthands a ``data-evalby`` may name, and the longhands that are compared (harness)."""
-
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
-
-
 @dataclass(frozen=True)
 class Element:
     """One element of a rendered page state.
@@ -121,17 +107,36 @@ class Element:
         return max(0.0, right - left) * max(0.0, bottom - top)
 
 
-def scored_properties(eval_by: Iterable[str]) -> list[str]:
-    """The longhand properties a ``data-evalby`` list scores: shorthands split, layout
-    properties and properties AES has no comparison for left out, order kept."""
-    out: list[str] = []
+GRADIENT_PARTS = ("background-linear-gradient", "background-color", "background-repeat")
+
+
+def eval_groups(eval_by: Iterable[str], background: str | None = None) -> list[list[str]]:
+    """The longhands each ``data-evalby`` entry scores, one group per entry: shorthands split,
+    layout properties, filter-only ones and properties AES has no comparison for left out.
+    ``background`` is the truth's computed ``background``: the entry ``background`` scores the
+    gradient's parts only when it draws a gradient (harness)."""
+    groups: list[list[str]] = []
     for name in eval_by:
         name = name.strip().lower()
         if not name or name in LAYOUT:
             continue
-        for part in SHORTHANDS.get(name, (name,)):
-            if part in PROPERTIES and part not in out:
-                out.append(part)
+        if name == "background":
+            parts: tuple[str, ...] = (GRADIENT_PARTS if "linear-gradient" in (background or "")
+                                      else ())
+        else:
+            parts = SHORTHANDS.get(name, (name,))
+        group = [p for p in parts if p in PROPERTIES and p not in FILTER_ONLY]
+        if group:
+            groups.append(group)
+    return groups
+
+
+def scored_properties(eval_by: Iterable[str], background: str | None = None) -> list[str]:
+    """The longhand properties a ``data-evalby`` list scores (:func:`eval_groups` flattened,
+    each once, order kept)."""
+    out: list[str] = []
+    for group in eval_groups(eval_by, background):
+        out += [p for p in group if p not in out]
     return out
 
 
@@ -139,70 +144,21 @@ def needed_properties(truth: Iterable[Element]) -> list[str]:
     """Every property to read from a generated page to compare it with ``truth``."""
     names: list[str] = []
     for e in truth:
-        for name in [e.filter_by, *scored_properties(e.eval_by)]:
+        for name in [e.filter_by, *scored_properties(e.eval_by, e.values.get("background"))]:
             for part in SHORTHANDS.get(name, (name,)):
+                part = READ_AS.get(part, part)
                 if part and part not in names:
                     names.append(part)
+    if any(n in names for n in ("placeholder", "value")) and "text" not in names:
+        names.append("text")  # the harness compares them by the element's text
     return names
 
 
-def text_similarity(truth: str, generated: str) -> float:
-    """Exact (case-insensitive, spacing normalised) under :data:`TEXT_WORDS` words in the
-    truth, else the IoU of the two word sets."""
-    a, b = truth.lower().split(), generated.lower().split()
-    if len(a) < TEXT_WORDS:
-        return 1.0 if a == b else 0.0
-    union = set(a) | set(b)
-    return len(set(a) & set(b)) / len(union) if union else 1.0
-
-
-def length_similarity(truth: str, generated: str) -> float:
-    """``1 - |gt - gen| / |gt|``, floored at 0, over the numbers in the two values (``10px``,
-    ``10px 4px``); a zero truth scores 1 only against zero. Values without numbers (``auto``,
-    ``normal``) are compared for equality."""
-    xs, ys = _NUMBER.findall(truth), _NUMBER.findall(generated)
-    if not xs or len(xs) != len(ys):
-        return 1.0 if truth.strip() == generated.strip() else 0.0
-    scores = []
-    for x, y in zip(map(float, xs), map(float, ys), strict=True):
-        if x == 0:
-            scores.append(1.0 if y == 0 else 0.0)
-        else:
-            scores.append(max(0.0, 1.0 - abs(x - y) / abs(x)))
-    return sum(scores) / len(scores)
-
-
-def colour_similarity(truth: str, generated: str) -> float:
-    """Mean over R, G, B of ``1 - |diff| / 256`` for two ``rgb()``/``rgba()`` values (alpha
-    ignored); a value that is not a colour scores 0 unless both are the same text."""
-    a, b = _rgb(truth), _rgb(generated)
-    if a is None or b is None:
-        return 1.0 if truth.strip() == generated.strip() else 0.0
-    return sum(max(0.0, 1.0 - abs(x - y) / 256) for x, y in zip(a, b, strict=True)) / 3
-
-
-def _rgb(value: str) -> tuple[float, float, float] | None:
-    if not value.strip().startswith("rgb"):
-        return None
-    nums = _NUMBER.findall(value)
-    return (float(nums[0]), float(nums[1]), float(nums[2])) if len(nums) >= 3 else None
-
-
-def similarity(name: str, truth: str | None, generated: str | None) -> float:
-    """How alike two values of property ``name`` are, in [0, 1] (see the module docstring).
-    A value the generated page did not report scores 0."""
-    if name == "has_text":
-        return 1.0 if (generated or "").strip() else 0.0
-    if truth is None or generated is None:
-        return 0.0
-    how = PROPERTIES.get(name, (CHOICE, 0.0))[0]
-    if how == TEXT:
-        return text_similarity(truth, generated)
-    if how == LENGTH:
-        return length_similarity(truth, generated)
-    if how == COLOUR:
-        return colour_similarity(truth, generated)
-    return 1.0 if truth.strip() == generated.strip() else 0.0
+def value_of(element: Element, name: str, mode: str = PLAYBENCH) -> str | None:
+    """The value ``name`` is compared by (``mode`` as in :func:`similarity`)."""
+    if mode == MAGEBENCH and name in ("placeholder", "value"):
+        name = "text"
+    return element.values.get(READ_AS.get(name, name))
 
 
 def filter_passes(truth: Element, generated: Element) -> bool:
@@ -219,20 +175,12 @@ def filter_passes(truth: Element, generated: Element) -> bool:
     return True
 
 
-def _passes(how: str, s: float) -> bool:
-    if how == TEXT:
-        return s > TEXT_FILTER
-    if how == "has_text":
-        return s > 0
-    if how in (LENGTH, COLOUR):
-        return s > NUMERIC_FILTER
-    return s >= 1.0
-
-
-def filter_matrix(truth: Sequence[Element], generated: Sequence[Element]) -> np.ndarray:
+def filter_matrix(truth: Sequence[Element], generated: Sequence[Element],
+                  mode: str = PLAYBENCH) -> np.ndarray:
     """Which (generated, truth) pairs pass the truth element's filter (:func:`filter_passes`
     for every pair, computed once per distinct generated value so that a 200-element page
-    takes milliseconds)."""
+    takes milliseconds). In ``magebench`` a comparison the harness cannot make passes (its
+    filter then costs 0.01, which we round to passing)."""
     allowed = np.ones((len(generated), len(truth)), dtype=bool)
     columns: dict[str, list[str | None]] = {}
     words: dict[str, list[tuple[str, ...]]] = {}
@@ -241,9 +189,17 @@ def filter_matrix(truth: Sequence[Element], generated: Sequence[Element]) -> np.
             continue
         for part in SHORTHANDS.get(t.filter_by, (t.filter_by,)):
             how = PROPERTIES.get(part, (CHOICE, 0.0))[0]
-            values = columns.setdefault(part, [g.values.get(part) for g in generated])
-            want = t.values.get(part)
-            if how == TEXT and want is not None and len(want.split()) < TEXT_WORDS:
+            values = columns.setdefault(f"{mode}:{part}",
+                                        [value_of(g, part, mode) for g in generated])
+            want = value_of(t, part, mode)
+            if mode == MAGEBENCH and how not in (TEXT,):
+                cache: dict[str | None, bool] = {}
+                for v in values:
+                    if v not in cache:
+                        h = harness_similarity(part, want, v)
+                        cache[v] = True if h is None else _passes(how, h)
+                ok = np.array([cache[v] for v in values], dtype=bool)
+            elif how == TEXT and want is not None and len(want.split()) < TEXT_WORDS:
                 split = words.setdefault(part, [tuple((v or "").lower().split())
                                                 for v in values])
                 target = tuple(want.lower().split())
@@ -297,13 +253,28 @@ def match(truth: Sequence[Element], generated: Sequence[Element]) -> list[tuple[
     return [(int(j), int(i)) for i, j in zip(rows, cols, strict=True) if allowed[i, j]]
 
 
-def element_score(truth: Element, generated: Element) -> float:
+def element_score(truth: Element, generated: Element, mode: str = PLAYBENCH) -> float:
     """The weighted mean similarity of the truth element's scored properties (1.0 when it
-    lists none the table knows: the match itself is all there is to check)."""
+    lists none the table knows: the match itself is all there is to check). ``magebench``:
+    each ``data-evalby`` entry the mean of its parts at the mean of their weights, plus the
+    box score at weight 46 (module docstring)."""
+    background = truth.values.get("background")
+    if mode == MAGEBENCH:
+        total = BOX_WEIGHT * box_score(truth.box, generated.box)
+        weight = BOX_WEIGHT
+        for group in eval_groups(truth.eval_by, background):
+            done = [(PROPERTIES[p][1], harness_similarity(p, value_of(truth, p, mode),
+                                                          value_of(generated, p, mode)))
+                    for p in group]
+            scored = [(w, s) for w, s in done if s is not None]
+            if scored:
+                total += sum(w * s for w, s in scored) / len(scored)
+                weight += sum(w for w, _ in scored) / len(scored)
+        return total / weight
     total = weight = 0.0
-    for name in scored_properties(truth.eval_by):
+    for name in scored_properties(truth.eval_by, background):
         w = PROPERTIES[name][1]
-        total += w * similarity(name, truth.values.get(name), generated.values.get(name))
+        total += w * similarity(name, value_of(truth, name), value_of(generated, name))
         weight += w
     return total / weight if weight else 1.0
 
@@ -327,16 +298,31 @@ class StateScore:
         return self.score / self.weight if self.weight > 0 else 0.0
 
 
-def state_score(truth: Sequence[Element], generated: Sequence[Element] | None) -> StateScore:
+def state_score(truth: Sequence[Element], generated: Sequence[Element] | None,
+                mode: str = PLAYBENCH) -> StateScore:
     """Score one state; ``generated`` None means the interaction that should have led to it
-    failed (score 0, full weight)."""
+    failed (score 0, full weight). ``magebench``: elements the harness cannot filter are
+    dropped first, and its matching decides the weights (module docstring)."""
+    if mode == MAGEBENCH:
+        truth = [t for t in truth if filter_evaluable(t.filter_by)]
     weight = sum(element_weight(t) for t in truth)
     if generated is None:
         return StateScore(0.0, weight, len(truth), 0)
-    pairs = match(truth, generated)
-    score = sum(element_score(truth[j], generated[i]) * element_weight(truth[j])
+    if mode != MAGEBENCH:
+        pairs = match(truth, generated)
+        score = sum(element_score(truth[j], generated[i]) * element_weight(truth[j])
+                    for j, i in pairs)
+        return StateScore(score, weight, len(truth), len(pairs))
+    if not truth or not generated:
+        return StateScore(0.0, weight, len(truth), 0)
+    kids = np.array([g.descendants for g in generated], dtype=float)
+    pairs, left_out = harness_match(np.array([t.box for t in truth], dtype=float),
+                                    np.array([g.box for g in generated], dtype=float), kids,
+                                    filter_matrix(truth, generated, mode))
+    weight -= sum(element_weight(truth[j]) for j in left_out)
+    score = sum(element_score(truth[j], generated[i], mode) * element_weight(truth[j])
                 for j, i in pairs)
-    return StateScore(score, weight, len(truth), len(pairs))
+    return StateScore(score, weight, len(truth) - len(left_out), len(pairs))
 
 
 def changed(before: Sequence[Element], after: Sequence[Element]) -> list[Element]:
@@ -355,21 +341,27 @@ def changed(before: Sequence[Element], after: Sequence[Element]) -> list[Element
 
 
 def aes(truth_states: Sequence[Sequence[Element]],
-        generated_states: Sequence[Sequence[Element] | None]) -> tuple[float, list[StateScore]]:
+        generated_states: Sequence[Sequence[Element] | None],
+        mode: str = PLAYBENCH) -> tuple[float, list[StateScore]]:
     """AES over a page's states (the loaded page, then one per interaction): the score sum over
     the weight sum, and each state's part. ``generated_states[k]`` is None where interaction
-    ``k`` failed on the generated page; a missing trailing state counts as failed."""
+    ``k`` failed on the generated page; a missing trailing state counts as failed. ``mode``:
+    :data:`PLAYBENCH` or :data:`MAGEBENCH` (module docstring)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown AES mode {mode!r} (valid: {', '.join(MODES)})")
     parts: list[StateScore] = []
     for k, truth in enumerate(truth_states):
         counted = list(truth) if k == 0 else changed(truth_states[k - 1], truth)
         gen = generated_states[k] if k < len(generated_states) else None
-        parts.append(state_score(counted, gen))
+        parts.append(state_score(counted, gen, mode))
     weight = sum(p.weight for p in parts)
     total = sum(p.score for p in parts) / weight if weight > 0 else 0.0
     return (0.0 if math.isnan(total) else min(1.0, total)), parts
 
 
-__all__ = ["AREA_POWER", "CHILD_PENALTY", "Element", "LAYOUT", "PROPERTIES", "SHORTHANDS",
+__all__ = ["AREA_POWER", "CHILD_PENALTY", "MAGEBENCH", "MODES", "PLAYBENCH", "Element",
+           "LAYOUT", "PROPERTIES", "SHORTHANDS", "eval_groups", "filter_evaluable",
+           "harness_similarity", "value_of",
            "StateScore", "aes", "changed", "colour_similarity", "element_score",
            "element_weight", "filter_matrix", "filter_passes", "giou_matrix",
            "length_similarity", "match",

@@ -38,7 +38,7 @@ from playbench.games.base import MoveError
 from playbench.games.coding.fences import as_answer, page_files
 from playbench.games.coding.sandbox import Limits, Sandbox, SiteServer
 from playbench.games.types import Action, Observation, Setting, Task, Transition
-from playbench.games.webui.aes import aes, needed_properties
+from playbench.games.webui.aes import MODES, PLAYBENCH, aes, needed_properties
 from playbench.games.webui.render import PageRun, run_page
 from playbench.games.webui.tasks import GAME, WebUITask, task_of
 
@@ -108,6 +108,9 @@ class WebUIEnv:
         self.files: dict[str, str] = {}
         self.submissions: list[Submission] = []
         self.show_render = show_render
+        self.mode = PLAYBENCH
+        """How AES is read (``games/webui/aes.py``): the task's ``aes`` rule option, else
+        what its file asks for, else PlayBench's reading."""
         self.closed = False
         """Set by :meth:`close`: a live render asked for after it must not start a browser
         nobody would close."""
@@ -132,11 +135,16 @@ class WebUIEnv:
         except Exception as err:  # a task file that cannot be played: say so, score None
             self.error = str(err)
             return Observation(None, f"This task cannot be played: {err}", (), {"error": 1})
+        self.mode = str(task.options.get("aes") or self.page.aes or PLAYBENCH)
+        if self.mode not in MODES:
+            self.error = f"unknown aes rule {self.mode!r} (valid: {', '.join(MODES)})"
+            return Observation(None, f"This task cannot be played: {self.error}", (),
+                               {"error": 1})
         key = task.level_hash
         targets = self.cache.get(key)
         if targets is None:
-            run = await run_page(await self._sandbox(), self.page.reference_files(),
-                                 self.page.interactions)
+            run = await run_page(await self._sandbox(), self.page.reference,
+                                 self.page.interactions, resources=self.page.resources)
             if run.failure is not None or any(s is None for s in run.states):
                 self.error = ("the reference page does not render: "
                               f"{run.failure or '; '.join(run.notes)}")
@@ -162,6 +170,9 @@ class WebUIEnv:
                                 "files": dict(self.files),
                                 "submissions": len(self.submissions)}
         lines = [self.page.prompt_text()]
+        if self.targets is not None and self.targets.run.notes:
+            lines += ["", "About the target page:"]
+            lines += [f"- {n}" for n in self.targets.run.notes]
         frame = targets[0] if targets else None
         if last is not None and self.show_render:
             renders = [f for f in last.frames if f is not None]
@@ -184,12 +195,13 @@ class WebUIEnv:
         truth = self.targets.run.states
         props = needed_properties([e for s in truth if s is not None for e in s])
         box = await self._sandbox()
-        run = await run_page(box, self.page.with_submission(files),
-                             self.page.interactions, props=props, shots=self.show_render)
+        run = await run_page(box, files, self.page.interactions,
+                             resources=self.page.resources, props=props,
+                             shots=self.show_render)
         if run.failure is not None:
             score = 0.0
         else:
-            score, _ = aes([s or [] for s in truth], run.states)
+            score, _ = aes([s or [] for s in truth], run.states, self.mode)
         frames = tuple(png_to_array(s) if s else None for s in run.shots)
         return Submission(score, frames, run.failure, tuple(run.notes), run.seconds,
                           tuple(box.take_blocked()))

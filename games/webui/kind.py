@@ -24,7 +24,7 @@ import numpy as np
 
 from playbench.games.base import Level, RuleOption
 from playbench.games.coding.fences import as_answer
-from playbench.games.kind import EnvServices, Source
+from playbench.games.kind import EnvServices, Source, SourcePicker
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.webui.tasks import BUNDLED, GAME, load_levels, task_of
@@ -47,6 +47,13 @@ SETTINGS: dict[str, Setting] = {
                        description="As webui:online"),
     GLOBAL.name: GLOBAL, ONLINE.name: ONLINE,
 }
+
+AES_RULE = RuleOption(
+    "aes", ("playbench", "magebench"), "playbench",
+    "How AES reads a page: PlayBench's stricter reading of the paper, or as MageBench's "
+    "published harness computes it (the default for tasks read from MageBench's own files; "
+    "docs/fidelity.md, MageBench WebUI).")
+"""The kind's rule option for scoring (``games/webui/aes.py``, module docstring)."""
 
 NEXT_SUBMISSION = "=== next submission ==="
 """The line between submissions in a written plan of several."""
@@ -99,6 +106,12 @@ class WebUIKind:
     """The Library's columns for a task (``library_values``): what kind of page, which
     scripted interactions the test makes, how many elements the target page has, which files
     the reference uses."""
+    source_picker = SourcePicker(
+        "Add task folder…", "Add MageBench WebUI tasks", folder=True, files=True,
+        file_filter="Task lists (*.json *.jsonl);;All (*)",
+        tooltip="A MageBench task folder (index.html, actions.py, tasks.md ...), a folder of "
+                "them (resources/WebUI), or a list file (WebUI_all.json, WebUI_mini.json)")
+    """The Library adds MageBench's task folders as they are published, or its list files."""
     view = "code"
     protocol_family = "webui"
     """Models read and answer this kind with the ``webui`` prompt protocol."""
@@ -106,7 +119,9 @@ class WebUIKind:
     """The state is the last submitted files: a resume submits the recorded answers again,
     re-rendering and re-scoring each (see ``games/webui/env.py``)."""
     undo = False
-    rule_options: tuple[RuleOption, ...] = ()
+    rule_options: tuple[RuleOption, ...] = (AES_RULE,)
+    """``aes``: ``playbench`` or ``magebench``; a task read from MageBench's files stores
+    ``magebench``, so that is its default (``--rule aes=playbench`` for ours)."""
     answers = None
     gym_actions = None
     order = 80
@@ -159,7 +174,8 @@ class WebUIKind:
         """One task's values under :attr:`library_columns` (sizes of the target, never its
         code)."""
         task = task_of(level)
-        steps = [str(s.get("do")) for s in task.interactions]
+        steps = [str(s.get("name") if s.get("do") == "steps" else s.get("do"))
+                 for s in task.interactions]
         kinds = ", ".join(dict.fromkeys(steps))
         interactions = f"{len(steps)} ({kinds})" if steps else "none"
         files = ", ".join(ext for name, ext in (("index.html", "html"), ("style.css", "css"),
@@ -219,5 +235,5 @@ class NoisyPolicy:
 
 KIND = WebUIKind()
 
-__all__ = ["GLOBAL", "KIND", "ONLINE", "ONLINE_ROUNDS", "SETTINGS", "WebUIKind",
+__all__ = ["AES_RULE", "GLOBAL", "KIND", "ONLINE", "ONLINE_ROUNDS", "SETTINGS", "WebUIKind",
            "shows_render"]

@@ -2,7 +2,11 @@
 
 A run loads the files in :class:`playbench.games.coding.sandbox.Sandbox` at 1920 x 1080, reads
 the page's elements, then performs each scripted interaction (click, type, scroll) followed by
-one second of game time (MageBench's 1 s pause, ``docs/reference/web.md``) and reads them again.
+one second of game time (MageBench's 1 s pause, ``docs/reference/web.md``) and reads them again;
+a step read from MageBench's ``actions.py`` (``do: steps``) is replayed op by op
+(:mod:`playbench.games.webui.steps`) and waits only as long as its own sleeps say, as in
+MageBench's harness. A stylesheet or script the page links that is not among the files is noted
+(the page renders without it, as a browser does).
 The reference page is read in *truth* mode (only annotated elements, every property AES knows);
 a submission is read in full (every displayed element of the body, the properties the truth
 needs). Boxes are in page coordinates, so a scroll moves only fixed elements.
@@ -10,13 +14,17 @@ needs). Boxes are in page coordinates, so a scroll moves only fixed elements.
 
 from __future__ import annotations
 
+import posixpath
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urlsplit
 
 from playbench.games.coding.sandbox import RenderFailed, Sandbox, SandboxPage
 from playbench.games.webui.aes import PROPERTIES, Element
+from playbench.games.webui.steps import run_steps
 
 VIEWPORT = (1920, 1080)
 PAUSE_MS = 1000
@@ -51,7 +59,41 @@ READ = """([props, truthOnly]) => {
   return out;
 }"""
 
-TRUTH_PROPERTIES = tuple(PROPERTIES)
+TRUTH_PROPERTIES = (*PROPERTIES, "background")
+"""Every property read from the reference page (``background``: the computed shorthand, which
+tells whether a gradient is drawn)."""
+
+
+class _Links(HTMLParser):
+    """The stylesheets and scripts a page links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "link" and "stylesheet" in a.get("rel", "").lower().split() and a.get("href"):
+            self.links.append(a["href"])
+        elif tag == "script" and a.get("src"):
+            self.links.append(a["src"])
+
+
+def missing_links(html: str, files: Collection[str]) -> list[str]:
+    """The local stylesheets and scripts ``html`` links that are not among ``files`` (links
+    to other hosts are the sandbox's business, not this check's)."""
+    parser = _Links()
+    parser.feed(html)
+    parser.close()
+    out = []
+    for link in parser.links:
+        parts = urlsplit(link.strip())
+        if parts.scheme or parts.netloc or not parts.path:
+            continue
+        path = posixpath.normpath(parts.path.lstrip("/"))
+        if path not in files and path not in out:
+            out.append(path)
+    return out
 
 
 @dataclass
@@ -89,7 +131,9 @@ async def read_elements(page: SandboxPage, props: Sequence[str], truth: bool) ->
 async def interact(page: SandboxPage, step: Mapping[str, Any]) -> None:
     """Perform one scripted interaction (raises ``RenderFailed``)."""
     how = step.get("do")
-    if how == "click":
+    if how == "steps":
+        await run_steps(page, step.get("ops") or [])
+    elif how == "click":
         await page.click(str(step["selector"]), int(step.get("index", 0)))
     elif how == "type":
         await page.type(str(step["selector"]), str(step.get("text", "")),
@@ -102,22 +146,29 @@ async def interact(page: SandboxPage, step: Mapping[str, Any]) -> None:
 
 async def run_page(sandbox: Sandbox, files: Mapping[str, str | bytes],
                    interactions: Sequence[Mapping[str, Any]], *,
+                   resources: Mapping[str, str | bytes] | None = None,
                    props: Sequence[str] | None = None, shots: bool = True) -> PageRun:
-    """Render ``files`` and read every state (see the module docstring). ``props`` None reads
-    the truth (annotated elements, every property); otherwise those properties of every
-    element. Never raises for the page's own faults: they are in the result."""
+    """Render ``files`` (served beside ``resources``, which do not count against the code
+    limit) and read every state (see the module docstring). ``props`` None reads the truth
+    (annotated elements, every property); otherwise those properties of every element. Never
+    raises for the page's own faults: they are in the result."""
     run = PageRun()
     truth = props is None
     names = list(TRUTH_PROPERTIES if props is None else props)
+    served = {**(resources or {}), **files}
+    html = served.get("index.html", "")
+    for path in missing_links(html if isinstance(html, str) else "", served):
+        run.notes.append(f"index.html links {path}, which is not there: the page renders "
+                         "without it")
     start = time.perf_counter()
     try:
-        async with sandbox.open(files, viewport=VIEWPORT) as page:
+        async with sandbox.open(files, viewport=VIEWPORT, resources=resources) as page:
             run.states.append(await read_elements(page, names, truth))
             run.shots.append(await page.screenshot() if shots else None)
             for step in interactions:
                 try:
                     await interact(page, step)
-                    await page.pause(PAUSE_MS)
+                    await page.pause(0 if step.get("do") == "steps" else PAUSE_MS)
                 except RenderFailed as err:
                     if err.reason != "interaction":
                         raise
@@ -133,5 +184,5 @@ async def run_page(sandbox: Sandbox, files: Mapping[str, str | bytes],
     return run
 
 
-__all__ = ["PAUSE_MS", "PageRun", "VIEWPORT", "interact", "read_elements", "run_page",
-           "to_elements"]
+__all__ = ["PAUSE_MS", "PageRun", "TRUTH_PROPERTIES", "VIEWPORT", "interact", "missing_links",
+           "read_elements", "run_page", "to_elements"]
