@@ -11,6 +11,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from playbench.app.cli import study_report
 from playbench.app.cli.common import (
     UsageError,
     add_db_option,
@@ -117,10 +118,12 @@ def add_parsers(sub) -> None:
     add_db_option(r)
     r.set_defaults(handler=cmd_run)
 
+    study_report.add_parser(ssub)
+
 
 def _no_action() -> int:
-    raise UsageError("study needs an action: create, list, status, queue, run, archive, "
-                     "unarchive or delete")
+    raise UsageError("study needs an action: create, list, status, queue, run, report, "
+                     "archive, unarchive or delete")
 
 
 def cmd_create(args: argparse.Namespace) -> int:
