@@ -57,6 +57,7 @@ from playbench.app.ui.qt import (
 from playbench.app.ui.studies_create import ProblemsPanel
 from playbench.app.ui.studies_sweeps import SweepsPanel
 from playbench.app.ui.study_admission import AdmissionPanel
+from playbench.app.ui.study_report import ReportPanel
 from playbench.db.lockguard import database_files
 from playbench.db.store import Store, StudyExists
 
@@ -154,6 +155,7 @@ class StudiesView(QWidget):
         self.problems = ProblemsPanel()
         self.admission = AdmissionPanel(self._with_code)
         self.sweeps = SweepsPanel(state, on_error)
+        self.report = ReportPanel(state, self.study.currentText, on_error)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("queue")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -190,6 +192,7 @@ class StudiesView(QWidget):
         layout.addWidget(self.admission)
         layout.addWidget(self.progress)
         layout.addLayout(actions)
+        layout.addWidget(self.report)
         layout.addWidget(self.how)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.empty)
@@ -301,6 +304,7 @@ class StudiesView(QWidget):
         self.table.setVisible(has_study)
         self.how.setVisible(has_study)
         self.archive_button.setVisible(has_study)
+        self.report.setVisible(has_study)
 
     def _study_session(self) -> StudySession | None:
         s = self.play.session  # an ended task is not playing, even while its task winds up
