@@ -169,3 +169,17 @@ def test_any_description_value_is_stored_as_text_or_refused_by_name(tmp_path_fac
         with pytest.raises(StudyFileError) as err:
             parse_study(path.read_text(), base=base)
         assert [p.field for p in err.value.problems] == ["sampling"]
+
+
+async def test_a_template_of_ones_own_runs_sandboxed(tmp_path, db_url):
+    store = await make_study(tmp_path, db_url)
+    mine = tmp_path / "mine.html.j2"
+    mine.write_text("<h1>{{ f.study }}</h1><p>{{ f.counts.joined }} joined</p>\n")
+    write_report(store, NAME, tmp_path / "a", template=mine)
+    assert (tmp_path / "a" / "report.html").read_text() == f"<h1>{NAME}</h1><p>2 joined</p>"
+    sneaky = tmp_path / "sneaky.html.j2"
+    sneaky.write_text("{{ f.__class__.__init__.__globals__ }}\n")
+    with pytest.raises(ReportError, match="sneaky.html.j2"):
+        write_report(store, NAME, tmp_path / "b", template=sneaky)
+    assert not (tmp_path / "b").exists()
+    store.db.dispose()

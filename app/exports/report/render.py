@@ -1,7 +1,9 @@
 """Rendering a study report's facts into one self-contained HTML file with Jinja2.
 
 The template is a data file (``resources/reports/study-report.html.j2``); a user may give
-their own. Every value is HTML-escaped (autoescape): study texts are the organizer's and
+their own. It runs in Jinja2's immutable sandbox: a template reads the facts and calls their
+plain methods, but cannot reach Python internals or change anything. Every value is
+HTML-escaped (autoescape): study texts are the organizer's and
 pseudonyms the annotators', and neither may turn into markup or script in the report. The
 page loads nothing: styles are inline, plots are ``data:`` URIs, and the bundled template
 declares a Content-Security-Policy that forbids any network request.
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from playbench import resources
 from playbench.app.exports.report.checklist import NOT_STATED, Item
@@ -52,9 +55,9 @@ def _stated(value: Any) -> Any:
 def environment(template: Path | None) -> tuple[jinja2.Environment, str]:
     """The environment and template name: the bundled one, or the user's file."""
     folder = resources.path("reports") if template is None else template.parent
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)),
-                             autoescape=True, undefined=jinja2.StrictUndefined,
-                             auto_reload=False)
+    env = ImmutableSandboxedEnvironment(loader=jinja2.FileSystemLoader(str(folder)),
+                                        autoescape=True, undefined=jinja2.StrictUndefined,
+                                        auto_reload=False)
     env.filters.update(num=_num, interval=_interval, stated=_stated)
     return env, TEMPLATE if template is None else template.name
 
