@@ -183,3 +183,21 @@ async def test_a_template_of_ones_own_runs_sandboxed(tmp_path, db_url):
         write_report(store, NAME, tmp_path / "b", template=sneaky)
     assert not (tmp_path / "b").exists()
     store.db.dispose()
+
+
+async def test_a_study_nobody_played_yet_releases_no_episode(tmp_path, db_url):
+    """A report before anyone played: counts are zero, the tables say so, and the release
+    holds no episode - never the database's other episodes (the exporter reads an empty
+    list as "all")."""
+    store = await make_study(tmp_path, db_url)
+    from playbench.app.studies import create_study, load_study_file
+    create_study(store, load_study_file(study_yaml(tmp_path, "later", practice=[])))
+    written = write_report(store, "later", tmp_path / "later")
+    assert (written.episodes, written.people) == (0, 0)
+    assert not (tmp_path / "later" / "data" / "episodes").exists()
+    f = gather_facts(store, "later")
+    assert (f.counts.invited, f.counts.joined, f.counts.finished) == (None, 0, 0)
+    assert f.board.rows == [] and f.included == () and f.agreement is not None
+    page = (tmp_path / "later" / "report.html").read_text()
+    assert "Nobody has taken part yet." in page and "No included episode" in page
+    store.db.dispose()
