@@ -14,8 +14,10 @@ from playbench.app.cli.common import (
     cli_viewer,
     open_store,
 )
-from playbench.app.results.baselines import RESAMPLING, BaselineError, HumanBaseline
-from playbench.app.studies.access import Blinded
+
+RESAMPLING = ("levels", "people")
+"""``app.results.baselines.RESAMPLING``, spelled out: building the parser must not load the
+results code (``study --help`` stays quick)."""
 
 
 def add_parser(ssub: argparse._SubParsersAction) -> None:
@@ -39,6 +41,8 @@ def add_parser(ssub: argparse._SubParsersAction) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from playbench.app.exports.report import ReportError, write_report
+    from playbench.app.results.baselines import BaselineError, HumanBaseline
+    from playbench.app.studies.access import Blinded
     try:
         baseline = (None if args.human_baseline is None
                     else HumanBaseline.parse(args.human_baseline, args.resample))
