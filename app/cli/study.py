@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from playbench.app.cli import study_report
 from playbench.app.cli.common import (
     UsageError,
     add_db_option,
@@ -100,10 +101,12 @@ def add_parsers(sub) -> None:
     add_db_option(r)
     r.set_defaults(handler=cmd_run)
 
+    study_report.add_parser(ssub)
+
 
 def _no_action() -> int:
-    raise UsageError("study needs an action: create, list, status, queue, run, archive, "
-                     "unarchive or delete")
+    raise UsageError("study needs an action: create, list, status, queue, run, report, "
+                     "archive, unarchive or delete")
 
 
 def cmd_create(args: argparse.Namespace) -> int:

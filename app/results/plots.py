@@ -79,7 +79,10 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
     ax.set_title(f"{LABELS.get(metric, metric)} per game ({pct} % intervals)")
     ax.legend(fontsize="small", frameon=False, loc="best")
     ax.grid(axis="y", alpha=0.3)
-    ax.set_xlabel(textwrap.fill(board.baseline_text(), 100), fontsize="x-small")
+    # x-small text fits about 16 characters per inch: a narrow figure (one game) wraps its
+    # baseline line sooner instead of cutting it off at the figure's edge.
+    ax.set_xlabel(textwrap.fill(board.baseline_text(), min(100, int(fig.get_figwidth() * 16))),
+                  fontsize="x-small")
     return fig
 
 

@@ -134,6 +134,7 @@ def protocol_dict(spec: StudySpec, researcher: Mapping[str, Any] | None = None
     data = {"version": PROTOCOL_VERSION, "description": spec.description, "blind": spec.blind,
             "order": spec.order, "seed": spec.seed, "budget": dict(spec.budget),
             "time_limit": spec.time_limit, "tasks": tasks, "file": spec.source_text}
+    data.update(spec.described)  # population, sampling, compensation: not in the fingerprint
     if spec.exclusions:
         data["exclusions"] = [r.text() for r in spec.exclusions]
     if researcher is not None:

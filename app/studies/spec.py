@@ -23,9 +23,14 @@ from playbench.games.packs import RangeError, split_source
 from playbench.games.yamlfile import YamlError, excerpt, load_yaml, read_text
 
 ORDERS = ("fixed", "random")
+DESCRIBED = ("population", "sampling", "compensation")
+"""Optional texts in which the organizer describes the study for its report (who took part,
+how they were recruited, what they were paid); stored as written, never checked further."""
+MAX_DESCRIBED = 20_000
+"""Characters allowed in each of those texts."""
 TOP_FIELDS = ("name", "description", "budget", "time_limit", "order", "seed", "blind",
               "practice", "tasks", "exclusions", "annotators", "invites", "instructions",
-              "consent", "ask_seen_before")
+              "consent", "ask_seen_before", *DESCRIBED)
 TASK_FIELDS = ("game", "levels", "setting", "time_limit", "rules", "level_format", "check")
 MAX_SECONDS = 24 * 3600.0
 """Longest per-task time limit accepted (a day); longer ones are almost surely a typo."""
@@ -85,6 +90,9 @@ class StudySpec:
     """Single-use invite codes to make when the study is created; 0 for none."""
     texts: StudyTexts = StudyTexts()
     """Instructions, consent and the "seen before?" question (``app.studies.texts``)."""
+    described: Mapping[str, str] = field(default_factory=dict)
+    """The organizer's ``population``, ``sampling`` and ``compensation`` texts (those
+    given), for the study report."""
 
     @property
     def scored(self) -> list[StudyTask]:
@@ -170,6 +178,7 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
     exclusions = _exclusions(check, data.get("exclusions"))
     roster, invites = _admission(check, data.get("annotators"), data.get("invites"))
     texts = read_texts(data, check.base, check.add)
+    described = _described(check, data)
     scored_tasks = [t for t in tasks if not t.practice]
     if scored_tasks and all(t.check is not None for t in scored_tasks):
         check.add("tasks", "every scored task is a check: leave some tasks without check")
@@ -178,7 +187,23 @@ def parse_study(text: str, *, base: Path = Path("."), source: str = "<study>") -
     return StudySpec(name=name, description=description, blind=blind, order=order, seed=seed,
                      budget=budget, time_limit=time_limit, tasks=tuple(tasks),
                      source_text=text, exclusions=exclusions, roster=roster, invites=invites,
-                     texts=texts)
+                     texts=texts, described=described)
+
+
+def _described(check: _Checker, data: Mapping[str, Any]) -> dict[str, str]:
+    """The organizer's description texts that were given (each must be text)."""
+    out = {}
+    for key in DESCRIBED:
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.strip():
+            check.add(key, f"must be text describing the study, got {excerpt(value)}")
+        elif len(value) > MAX_DESCRIBED:
+            check.add(key, f"must be at most {MAX_DESCRIBED} characters, got {len(value)}")
+        else:
+            out[key] = value.strip()
+    return out
 
 
 def _admission(check: _Checker, roster: Any, invites: Any) -> tuple[tuple[str, ...], int]:

@@ -58,6 +58,7 @@ from playbench.app.ui.studies_create import ProblemsPanel
 from playbench.app.ui.studies_sweeps import SweepsPanel
 from playbench.app.ui.study_admission import AdmissionPanel
 from playbench.app.ui.study_consent import ConsentPanel
+from playbench.app.ui.study_report import ReportPanel
 from playbench.db.lockguard import database_files
 from playbench.db.store import Store, StudyExists
 
@@ -156,6 +157,7 @@ class StudiesView(QWidget):
         self.admission = AdmissionPanel(self._with_code)
         self.consent = ConsentPanel(state, on_error)
         self.sweeps = SweepsPanel(state, on_error)
+        self.report = ReportPanel(state, self.study.currentText, on_error)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("queue")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -193,6 +195,7 @@ class StudiesView(QWidget):
         layout.addWidget(self.consent, 3)
         layout.addWidget(self.progress)
         layout.addLayout(actions)
+        layout.addWidget(self.report)
         layout.addWidget(self.how)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.empty)
@@ -308,6 +311,7 @@ class StudiesView(QWidget):
         self.table.setVisible(has_study and not asking)
         self.how.setVisible(has_study and not asking)
         self.archive_button.setVisible(has_study)
+        self.report.setVisible(has_study and not asking)
 
     def _study_session(self) -> StudySession | None:
         s = self.play.session  # an ended task is not playing, even while its task winds up
