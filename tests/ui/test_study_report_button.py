@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog
 
@@ -14,6 +15,8 @@ from playbench.app.studies.credential import make_verifier
 from tests.studies.report_study import NAME, make_study
 
 PASS = "correct horse battery"
+
+pytestmark = pytest.mark.answers_modal_dialogs  # Answer (below) closes each one it sees
 
 
 class Answer:
