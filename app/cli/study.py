@@ -162,8 +162,13 @@ def _verifier(args: argparse.Namespace) -> dict | None:
     secret = os.environ.get(ENV_PASSPHRASE)
     if not secret:
         import getpass
-        secret = getpass.getpass("researcher passphrase: ")
-        if getpass.getpass("again: ") != secret:
+        try:
+            secret = getpass.getpass("researcher passphrase: ")
+            again = getpass.getpass("again: ")
+        except EOFError:
+            raise CredentialError(f"no terminal to ask the researcher passphrase on: set "
+                                  f"${ENV_PASSPHRASE} or use --researcher-key FILE") from None
+        if again != secret:
             raise CredentialError("the two passphrases differ")
     return make_verifier(secret)
 

@@ -140,3 +140,25 @@ def test_a_passphrase_seals_too_and_is_never_stored(tmp_path, db_url):
                        str(tmp_path / "k")], db=db_url, cwd=tmp_path)
     assert refused.code == 2 and "only a blind study" in refused.err
     assert not (tmp_path / "k").exists()  # refused before anything was made
+
+
+def test_no_terminal_for_the_passphrase_is_a_plain_refusal(tmp_path, db_url):
+    """``--researcher-passphrase`` with no terminal to ask on (a script, CI) and no
+    passphrase variable: a one-line refusal naming both ways to give it, nothing created."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "PLAYBENCH_RESEARCHER_PASSPHRASE"}
+    env.update(PLAYBENCH_DB=db_url, PLAYBENCH_CONFIG_DIR=str(tmp_path / "config"))
+    done = subprocess.run([sys.executable, "-m", "playbench", "study", "create",
+                           str(study_yaml(tmp_path, blind=True)), "--researcher-passphrase"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300, start_new_session=True)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "PLAYBENCH_RESEARCHER_PASSPHRASE" in done.stderr and "--researcher-key" in done.stderr
+    store = Store(open_database(db_url))
+    try:
+        assert study_protocol(store.db, "pilot") is None
+    finally:
+        store.db.dispose()
