@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from playbench.app.choices import METRICS, RESAMPLING
 from playbench.app.cli.common import (
     UsageError,
     add_db_option,
@@ -20,7 +21,6 @@ from playbench.app.cli.common import (
     open_store,
     table,
 )
-from playbench.app.results.names import METRICS, RESAMPLING
 
 if TYPE_CHECKING:
     from playbench.app.results.data import Scope

@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from playbench.app.choices import RESAMPLING
 from playbench.app.cli.common import (
     UsageError,
     add_db_option,
@@ -14,7 +15,6 @@ from playbench.app.cli.common import (
     cli_viewer,
     open_store,
 )
-from playbench.app.results.names import RESAMPLING
 
 
 def add_parser(ssub: argparse._SubParsersAction) -> None:

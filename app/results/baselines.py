@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from playbench.app.choices import RESAMPLING
 from playbench.app.results.data import EpisodeFacts
-from playbench.app.results.names import RESAMPLING
 
 RULES = ("pooled", "person-mean", "median-person", "best-person", "second-best-first-run",
          "solved-by-k")

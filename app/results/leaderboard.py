@@ -29,10 +29,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from playbench.app.choices import METRICS
 from playbench.app.results.baselines import HumanBaseline, action_baselines
 from playbench.app.results.data import EpisodeFacts, Scope, load_episodes
 from playbench.app.results.human_rows import baseline_row_figures
-from playbench.app.results.names import METRICS
 from playbench.app.results.stats import (
     CONFIDENCE,
     RESAMPLES,

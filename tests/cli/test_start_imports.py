@@ -16,8 +16,7 @@ HEAVY = ("sqlalchemy", "alembic", "numpy", "scipy", "matplotlib", "PIL", "pygame
          "qasync", "keyring", "ray")
 """Third-party packages none of the start-up paths may import."""
 
-LIGHT_PLAYBENCH = ("playbench", "playbench.app", "playbench.app.cli", "playbench.app.results",
-                   "playbench.app.results.names")
+LIGHT_PLAYBENCH = ("playbench", "playbench.app", "playbench.app.cli", "playbench.app.choices")
 
 
 def imported_modules(*args: str) -> list[str]:

@@ -1,5 +1,6 @@
 """The names a user picks results by - metrics and resampling units - in a module that imports
-nothing, so the command line can offer them as choices without loading the results code."""
+nothing, so the command line can offer them as choices without loading the results code (whose
+package imports NumPy and the database layer)."""
 
 METRICS = ("accuracy", "completion", "efficiency", "magebench", "steps_over_optimal",
            "human_relative")
