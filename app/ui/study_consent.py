@@ -29,6 +29,9 @@ from playbench.app.ui.qt import (
     QWidget,
 )
 
+UNBOUNDED = 16_777_215
+"""Qt's largest widget size (QWIDGETSIZE_MAX): no maximum height."""
+
 
 def markdown_view(name: str) -> QTextBrowser:
     """A read-only Markdown view whose links open in the system browser."""
@@ -130,6 +133,7 @@ class ConsentPanel(QWidget):
         self.agree_box.setChecked(False)
         self.agree_button.setText(form.agree_label())
         self.message.setText("")
+        self.setMaximumHeight(UNBOUNDED)
         self.fields.show()
         self._gate()
         self.show()
@@ -166,6 +170,9 @@ class ConsentPanel(QWidget):
         self.heading.setText("")
         self.message.setText(DECLINED)
         self.show()
+        # Only the message is left: take no more height than it needs (the tab gives this
+        # panel most of its room while the texts are shown).
+        self.setMaximumHeight(self.sizeHint().height())
         for w in self.covers:
             w.show()
 

@@ -201,3 +201,25 @@ async def test_a_study_nobody_played_yet_releases_no_episode(tmp_path, db_url):
     page = (tmp_path / "later" / "report.html").read_text()
     assert "Nobody has taken part yet." in page and "No included episode" in page
     store.db.dispose()
+
+
+async def test_texts_shown_at_consent_are_recognised_as_the_studys_own(tmp_path, db_url):
+    """A person who accepted the study's consent counts as having seen its exact instructions
+    and consent texts - hashes compared with the texts as stored, a YAML block's trailing new
+    line included (stripping it made every person's hash a mismatch)."""
+    from playbench.app.studies import StudyQueue, create_study, load_study_file
+    from playbench.db.engine import open_database
+    from playbench.db.store import Store
+    from tests.studies.report_study import study_file
+
+    store = Store(open_database(db_url))
+    try:
+        create_study(store, load_study_file(study_file(
+            tmp_path, instructions="Push every box onto a dock.\n",
+            consent="I agree to take part.\n")))
+        StudyQueue(store, NAME, "alice").accept(consent=True, seen_before=None)
+        alice = {p.name: p for p in gather_facts(store, NAME).people}["alice"]
+        assert alice.consented is not None
+        assert (alice.consent_matches, alice.instructions_match) == (True, True)
+    finally:
+        store.db.dispose()

@@ -91,6 +91,9 @@ def test_declining_records_nothing_and_starts_nothing(make_window, qtbot, tmp_pa
     qtbot.mouseClick(panel.decline_button, Qt.MouseButton.LeftButton)
     assert panel.message.text() == DECLINED and panel.isVisible()
     assert not panel.fields.isVisible() and view.table.isVisible()
+    # the message alone takes a line's height, not the room the texts had (the queue's)
+    qtbot.waitUntil(lambda: panel.height() <= panel.message.sizeHint().height() * 3)
+    assert view.table.height() > panel.height()
     assert window.play.session is None and window.tabs.currentWidget() is view
     m = member(window, view)
     assert m is not None and (m.consented, m.consent_sha256, m.instructions_sha256,

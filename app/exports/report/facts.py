@@ -112,7 +112,9 @@ class ReportFacts:
 
 
 def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
+    """A study text exactly as stored (None when absent or blank): the hashes recorded at
+    consent are of the text as shown, trailing new line included, so it is not stripped."""
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def task_line(t: Any) -> TaskLine:
