@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QFileSystemModel, QMessageBox
 
@@ -160,6 +161,7 @@ def test_every_file_dialog_of_the_app_is_built_by_app_ui_dialogs():
     assert found == []
 
 
+@pytest.mark.answers_modal_dialogs  # its poll() accepts the warning box
 def test_a_file_dialog_will_not_hand_out_the_database_itself(make_window, qtbot, tmp_path):
     """Loading pb.db as a level file (or exporting over it) would open it outside SQLite:
     the dialog says so and stays open."""
