@@ -64,6 +64,34 @@ def find_member(db: Database, study_id: int, participant_id: int) -> MemberInfo 
     return None if row is None else member_info(row)
 
 
+@dataclass(frozen=True)
+class MemberRecord:
+    """One member of a study as its report lists them."""
+
+    kind: str
+    name: str
+    joined: datetime | None
+    consented: datetime | None
+    consent_sha256: str | None
+    instructions_sha256: str | None
+    seen_before: bool | None
+
+
+def member_records(db: Database, study_id: int) -> list[MemberRecord]:
+    """Every member of a study (people, models and scripts), by kind and name."""
+    with db.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(Participant.kind, Participant.name, StudyMember.joined,
+                      StudyMember.consented, StudyMember.consent_sha256,
+                      StudyMember.instructions_sha256, StudyMember.seen_before)
+            .join(Participant, Participant.id == StudyMember.participant_id)
+            .where(StudyMember.study_id == study_id)
+            .order_by(Participant.kind, Participant.name)).all()
+    return [MemberRecord(r.kind, r.name, r.joined, r.consented, r.consent_sha256,
+                         r.instructions_sha256,
+                         None if r.seen_before is None else bool(r.seen_before)) for r in rows]
+
+
 def record_consent(db: Database, study_id: int, participant_id: int, *,
                    consented: datetime | None, consent_sha256: str | None,
                    instructions_sha256: str | None, seen_before: bool | None) -> bool:

@@ -31,7 +31,7 @@ from playbench.app.studies.access import RESEARCHER, Viewer, check_results_allow
 from playbench.app.studies.protocol import Protocol, protocol_of
 from playbench.db.results import human_study_episodes, think_totals
 from playbench.db.store import EpisodeRow, Store
-from playbench.db.study_members import member_records
+from playbench.db.studies import member_records
 
 DESCRIBED = ("population", "sampling", "compensation")
 """The organizer's own description fields of a study file, reported as written."""

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from playbench.app.studies.screening import Screening
 from playbench.db.store import EpisodeRow
-from playbench.db.study_members import MemberRecord
+from playbench.db.studies import MemberRecord
 
 
 @dataclass(frozen=True)
