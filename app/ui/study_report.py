@@ -19,7 +19,7 @@ from playbench.app.studies import Blinded
 from playbench.app.ui.dialogs import existing_directory
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.operation import Operation
-from playbench.app.ui.qt import QHBoxLayout, QLabel, QPushButton, Qt, QWidget
+from playbench.app.ui.qt import QHBoxLayout, QLabel, QPushButton, Qt, QTimer, QWidget
 from playbench.app.ui.researcher import ask_secret
 
 AskFolder = Callable[[QWidget], str]
@@ -84,15 +84,21 @@ class ReportPanel(QWidget):
         self.outcome.setText(f"Report written to {written.html} ({written.episodes} included "
                              f"episodes; data in {written.data.name}/).")
 
+    def _ask_and_retry(self, folder: str | Path) -> None:
+        secret = self.ask(self)
+        if secret is not None and self.state.unlock(secret):
+            self.write(folder)
+            return
+        self.outcome.setText("Not written: this sealed study's report needs its "
+                             "researcher passphrase or key.")
+
     def _refused(self, err: BaseException, folder: str | Path) -> None:
         self.button.setEnabled(True)
         if isinstance(err, Blinded):
-            secret = self.ask(self)
-            if secret is not None and self.state.unlock(secret):
-                self.write(folder)
-                return
-            self.outcome.setText("Not written: this sealed study's report needs its "
-                                 "researcher passphrase or key.")
+            # This runs inside the write's asyncio task; the question is a modal dialog with
+            # its own event loop, which must not run inside a task step (qasync would then
+            # step other tasks within it: "Cannot enter into task ..."). Ask once it ends.
+            QTimer.singleShot(0, lambda: self._ask_and_retry(folder))
         elif isinstance(err, (ReportError, OSError)):
             self.outcome.setText(f"Not written: {err}")
         else:
