@@ -101,8 +101,8 @@ class ModelPlayer:
     async def act(self, observation: Observation, context: PlayContext) -> Decision:
         family = family_of(context.setting, context.task.game)
         protocol = self.protocols[family]
-        prompt = with_instructions(protocol.build(self.turn(observation, context)), family,
-                                   self.instructions)
+        prompt = with_instructions(protocol.build(self.turn(observation, context)),
+                                   protocol.takes_study_instructions, self.instructions)
         self.last_prompt = prompt
         headers = ({HEADER: encode_hint(hint_from_context(context))}
                    if self.profile.state_hints else None)

@@ -98,6 +98,9 @@ class Parsed:
 
 class PromptProtocol(Protocol):
     family: str
+    takes_study_instructions: bool
+    """Whether a study's instructions go before this family's prompt (app/agents/preamble.py):
+    True only where the wording is ours, so the paper-exact prompts stay comparable."""
 
     def build(self, turn: Turn) -> Prompt: ...
 

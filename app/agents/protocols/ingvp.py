@@ -58,6 +58,7 @@ class IngVP:
     """ING-VP's six settings (and ``default``, which shows both the image and the text)."""
 
     family = "ingvp"
+    takes_study_instructions = False
 
     def __init__(self, templates: Templates, image_detail: str | None = None) -> None:
         self.templates = templates

@@ -69,6 +69,7 @@ class MageBench:
     football (whose kind ships its own ``magebench/system.j2`` and ``online.j2``)."""
 
     family = "magebench"
+    takes_study_instructions = False
 
     def __init__(self, templates: Templates, image_detail: str | None = None,
                  action_memory: int = 5, observation_memory: int = 1) -> None:

@@ -45,6 +45,7 @@ class Tools:
     """``tools:image`` and ``tools:text``."""
 
     family = "tools"
+    takes_study_instructions = True
 
     def __init__(self, templates: Templates, image_detail: str | None = None,
                  tool_choice: str | None = "auto") -> None:

@@ -87,6 +87,7 @@ class Vwa:
     """``vwa:som``, ``vwa:text`` (and ``default`` for web tasks, shown as ``vwa:som``)."""
 
     family = "vwa"
+    takes_study_instructions = False
 
     def __init__(self, templates: Templates, image_detail: str | None = None,
                  observation_chars: int = OBSERVATION_CHARS) -> None:

@@ -37,6 +37,7 @@ class WebUI:
     """``webui:global`` and ``webui:online`` (and ``default``, as Online)."""
 
     family = "webui"
+    takes_study_instructions = True
 
     def __init__(self, templates: Templates, image_detail: str | None = None,
                  action_memory: int = 5, observation_memory: int = 1) -> None:
