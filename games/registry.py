@@ -20,9 +20,9 @@ def _kinds(registry: Registry | None) -> Registry:
 
 
 def available(registry: Registry | None = None) -> list[str]:
-    """Board games (kinds shown on the board view), in listing order."""
-    return [k.name for k in _kinds(registry).listing()
-            if k.view == "board" and getattr(k, "spec", None) is not None]
+    """Board games (kinds built from a GameSpec: levels in packs, whatever surface a person
+    plays them on), in listing order."""
+    return [k.name for k in _kinds(registry).listing() if getattr(k, "spec", None) is not None]
 
 
 def get(name: str, registry: Registry | None = None) -> GameSpec:

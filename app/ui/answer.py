@@ -356,26 +356,3 @@ class AnswerView(QWidget):
         if clipboard is not None and self.url.text():
             clipboard.setText(self.url.text())
             self.status.setText("Copied the base URL.")
-
-
-
-def add_answer_tab(window: Any) -> AnswerView:
-    """Add the "Answer a harness" tab to the main window (``window.answer``); its endpoint
-    records the annotator as the participant (asked for first when none is set)."""
-    from playbench.app.ui.models.serving import HumanEndpoint
-
-    state = window.state
-
-    def endpoint() -> Endpoint:
-        assert state.store is not None  # the Start button is off without a database
-        return HumanEndpoint(state.store, state.prefs.annotator or "anonymous")
-
-    view = AnswerView(state, window.report, endpoint, ask_annotator=window.ask_annotator)
-    window.answer = view
-    window.tabs.addTab(view, TAB_TITLE)
-
-    def title(n: int) -> None:  # seen from any tab: requests are waiting for the person
-        window.tabs.setTabText(window.tabs.indexOf(view), f"{TAB_TITLE} ({n})" if n
-                               else TAB_TITLE)
-    view.waiting.connect(title)
-    return view

@@ -16,26 +16,23 @@ records whether it was on (``marks_shown``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtWidgets import QMenu
 
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.episode import Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.browser_chrome import BrowserChrome
 from playbench.app.ui.browser_page import PageView
 from playbench.app.ui.confirm import confirm
 from playbench.app.ui.hud import HudPanel
-from playbench.app.ui.models.app_state import AppState
-from playbench.app.ui.models.ending import answer_question, give_up_question
-from playbench.app.ui.models.input_queue import InputQueue
+from playbench.app.ui.models.ending import answer_question
+from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.outcome import web_end_text
 from playbench.app.ui.models.page_stream import PageStream
 from playbench.app.ui.models.session import PlaySession
-from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.models.web_input import BrowserInput, Captured
 from playbench.app.ui.models.web_session import WebInput, WebRuntime
 from playbench.app.ui.qt import (
@@ -51,8 +48,9 @@ from playbench.app.ui.qt import (
     QTimer,
     QVBoxLayout,
     QWidget,
-    Signal,
 )
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.app.ui.web_runtime import shared_runtime
 from playbench.games.web.som import SomItem
 
 HELP = ("Click, type and scroll in the page as in a browser; each becomes the action a model "
@@ -68,28 +66,14 @@ def marks_by_default(setting: Any) -> bool:
     return getattr(setting, "observation", "image") != "text"
 
 
-class BrowserPlayView(QWidget):
-    """One human web episode at a time."""
+class BrowserPlayView(SurfaceView):
+    """The browser surface: one person's web episode at a time."""
 
-    open_episode = Signal(int)
-    go_library = Signal()
-    next_task = Signal(object)
-
-    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self.on_error = on_error
-        self.runtime = WebRuntime()
-        state.closers.append(lambda: self.runtime.close())
-        self.session: PlaySession | None = None
-        self.request: StartRequest | None = None
-        self.task: Any = None
+    def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
         self.hi = BrowserInput()
         self.stream: PageStream | None = None
         self.menu: QMenu | None = None
-        self.inputs: InputQueue[Captured | HumanInput] = InputQueue(self._submit, self._accepting)
-        """Events waiting to become the loop's actions (one decision at a time)."""
 
         self.objective = QLabel("No web task is being played. Choose one in the Library "
                                 "(Web tasks).")
@@ -180,10 +164,10 @@ class BrowserPlayView(QWidget):
         self.answer.returnPressed.connect(lambda: self._ask_answer(pressed_button=False))
         self.answer_button.clicked.connect(lambda: self._ask_answer(pressed_button=True))
         self.typed.returnPressed.connect(self._typed)
-        self.give_up.clicked.connect(self._ask_give_up)
+        self.give_up.clicked.connect(lambda: self.ask_give_up(after=self.page.canvas.setFocus))
         self.marks.toggled.connect(self.page.set_show_marks)
-        self.next_button.clicked.connect(self._next)
-        self.view_button.clicked.connect(self._view)
+        self.next_button.clicked.connect(self.go_next)
+        self.view_button.clicked.connect(self.view_episode)
         self.library_button.clicked.connect(self.go_library)
         self.timer = QTimer(self)
         self.timer.setInterval(100)
@@ -193,24 +177,22 @@ class BrowserPlayView(QWidget):
         self.refit.setInterval(250)
         self.refit.timeout.connect(self._refit_stream)
         self.page.refitted.connect(self.refit.start)
-        self._set_controls(False)
+        self.set_active(False)
 
-    # -- starting -----------------------------------------------------------------------------
+    @property
+    def runtime(self) -> WebRuntime:
+        """The Chromium every browser surface shares."""
+        return shared_runtime(self.ctx)
+
+    # -- a new session ------------------------------------------------------------------------
 
     @property
     def player(self) -> Any:
         return None if self.session is None else self.session.player
 
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
-
-    def begin(self, session: PlaySession, request: StartRequest | None = None) -> None:
-        """Show ``session`` and start its episode."""
+    def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         self._end_stream()
-        self.session, self.request = session, request
         self.hi = BrowserInput()
-        self.inputs.reset()
         level, setting = session.task.level, session.setting
         self.objective.setText(level.title or f"Task {level.number}")
         name = session.task.source.rsplit("/", 1)[-1]
@@ -230,41 +212,27 @@ class BrowserPlayView(QWidget):
         self.hud.attach(session, HELP)
         self.hud.text_title.setText("Element list (what the model reads)")
         self.banner.hide()
-        self._set_controls(True)
-        self.timer.start()
+        self.set_active(True)
         self.stream = PageStream(self.page.show_jpeg, frame_size=self.page.canvas.device_size)
-        session.subscribe(functools.partial(self._event, session=session))
-        self.task = self.state.jobs.start(session.play(), name="play web task",
-                                          on_error=self._failed)
         self.page.canvas.setFocus()
 
-    def stop(self) -> None:
-        """Interrupt the running episode (it is recorded as interrupted)."""
-        if self.busy:
-            self.task.cancel()
-
-    def _failed(self, err: BaseException) -> None:
-        self._set_controls(False)
-        self.timer.stop()
-        self.on_error(err)
-
-    def _set_controls(self, on: bool) -> None:
+    def set_active(self, on: bool) -> None:
         for w in (self.answer, self.answer_button, self.typed, self.give_up):
             w.setEnabled(on)
         self.chrome.set_active(on)
         self.page.accepts_input = on
+        if on:
+            self.timer.start()
+        else:
+            self.timer.stop()
 
     # -- episode events -----------------------------------------------------------------------
 
-    def _event(self, event: EpisodeEvent, session: PlaySession) -> None:
-        if session is not self.session:  # a replaced session's last events
-            return
+    def on_event(self, event: EpisodeEvent) -> None:
         if isinstance(event, Started):
             self._observed(event.observation, first=True)
         elif isinstance(event, Moved):
             self._observed(event.observation)
-        elif isinstance(event, Deciding):
-            self.inputs.deciding()
         elif isinstance(event, Stepped):
             r = event.record
             if r.valid:
@@ -286,7 +254,7 @@ class BrowserPlayView(QWidget):
         if first:
             self.hi = BrowserInput(som)
         else:
-            self.inputs.push_front(self.hi.update(som))
+            self.host.push_front(self.hi.update(som))
         self.page.set_marks([SomItem.from_dict(d) for d in som])
         self.page.set_hover(None)
         self._show_typing()
@@ -305,16 +273,14 @@ class BrowserPlayView(QWidget):
             self.state.jobs.start(self.stream.follow(page_session), name="page stream")
 
     def _ended(self, event: Ended) -> None:
-        self.timer.stop()
-        self._set_controls(False)
-        self.inputs.ended()
         self.page.set_typing(None)
         self.page.set_hover(None)
         self._end_stream()
         r = event.result
         text = web_end_text(r)
-        self.banner.show_end(text, r.scores.get("score") == 1, can_go_next=(
-            self.request is not None and self.request.next() is not None))
+        self.banner.show_end(text, r.scores.get("score") == 1 and not self.host.blind,
+                             next_text=self.host.next_text or "Next task",
+                             can_go_next=self.host.can_go_next(), can_view=not self.host.blind)
 
     def _refit_stream(self) -> None:
         if self.stream is not None:
@@ -328,11 +294,11 @@ class BrowserPlayView(QWidget):
     # -- input --------------------------------------------------------------------------------
 
     def _accepting(self) -> bool:
-        return self.busy and self.session is not None and self.session.result is None
+        return self.host.accepting()
 
     def _queue(self, make: Callable[[], list[Captured]]) -> None:
         """Queue an event; ``make`` reads the observation current when its turn comes."""
-        self.inputs.push(lambda: self._made(make()))
+        self.host.push(lambda: self._made(make()))
 
     def _made(self, captured: list[Captured]) -> list[Captured]:
         self._show_typing()
@@ -345,7 +311,7 @@ class BrowserPlayView(QWidget):
             return self.hi.paste(QApplication.clipboard().text())  # into the field's buffer
         return self.hi.key(key, text, mods)
 
-    def _submit(self, c: Captured | HumanInput) -> None:
+    def hand_over(self, c: Captured | HumanInput) -> None:
         if isinstance(c, HumanInput):  # giving up
             self.player.submit(c)
             return
@@ -408,23 +374,8 @@ class BrowserPlayView(QWidget):
             self._queue(lambda: self.hi.action(text, f"typed action: {text}"))
             self.typed.clear()
 
-    def _ask_give_up(self) -> None:
-        if self._accepting():
-            steps = len(self.session.steps) if self.session is not None else 0
-            box = confirm(self, give_up_question(steps), self._give_up)
-            box.finished.connect(lambda _r: self.page.canvas.setFocus())
-
-    def _give_up(self) -> None:
-        self.inputs.give_up(HumanInput.give_up())
-
-    def _next(self) -> None:
-        nxt = self.request.next() if self.request is not None else None
-        if nxt is not None:
-            self.next_task.emit(nxt)
-
-    def _view(self) -> None:
-        if self.session is not None and self.session.episode_id:
-            self.open_episode.emit(self.session.episode_id)
+    def focus_input(self) -> None:
+        self.page.canvas.setFocus()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

@@ -36,7 +36,9 @@ from playbench.app.ui.qt import (
     QWidget,
     Signal,
 )
+from playbench.app.ui.surface_registry import SurfaceRegistry
 from playbench.db.lockguard import database_files
+from playbench.games import registry
 from playbench.games.kind import (
     TaskKind,
     default_registry,
@@ -47,14 +49,14 @@ from playbench.games.kind import (
 )
 
 COLUMNS = ("#", "Objective", "Difficulty", "Evaluators", "Ref.", "Images")
-PANEL_VIEWS = ("browser", "game", "css", "code")
-"""Kind views that get a task panel in the Library (web tasks, browser games, CSS repair)."""
-
-
-def browser_kinds() -> list[TaskKind]:
-    """The registered kinds played in the browser or game pane, in listing order (each gets
-    its own entry and panel in the Library)."""
-    return [k for k in default_registry().listing() if k.view in PANEL_VIEWS]
+def browser_kinds(surfaces: SurfaceRegistry | None = None) -> list[TaskKind]:
+    """The kinds the Library lists as tasks, in listing order (each gets its own entry and
+    panel): every kind a person plays on an installed surface that is not a board game with
+    level packs (web tasks, browser games, CSS repair, WebUI, a plugin's)."""
+    playable = set((surfaces if surfaces is not None else SurfaceRegistry()).names())
+    boards = set(registry.available())
+    return [k for k in default_registry().listing()
+            if k.view in playable and k.name not in boards]
 
 
 def browser_kind() -> TaskKind:

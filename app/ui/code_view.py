@@ -1,4 +1,4 @@
-"""The Code tab: a person writes a web page for a ``code``-view task (MageBench WebUI).
+"""The code surface: a person writes a web page for a ``code``-view task (MageBench WebUI).
 
 Left, the task: its description and the target screenshots (as loaded, then after each scripted
 interaction). Middle, the code editor (``index.html``, ``style.css``, ``script.js``; Pygments
@@ -10,17 +10,15 @@ the loop as one action - the same budget a model gets; a live render is not an a
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 
 from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
-from playbench.app.players.human import HumanInput, HumanPlayer
+from playbench.app.players.human import HumanInput
 from playbench.app.ui.code_editor import PageEditor
-from playbench.app.ui.models.launch import _meta, _store
+from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.session import PlaySession
-from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.qt import (
     QHBoxLayout,
     QLabel,
@@ -35,8 +33,8 @@ from playbench.app.ui.qt import (
     QWidget,
     frame_image,
 )
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.games.coding.fences import as_answer
-from playbench.games.kind import default_registry
 
 TAB_TITLE = "Code"
 PREVIEW_DELAY_MS = 1200
@@ -54,25 +52,11 @@ def scaled(frame: np.ndarray, width: int) -> QPixmap:
     return pix.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
 
 
-def code_human_session(state: Any, req: StartRequest) -> PlaySession:
-    """A new episode of ``req``'s task for the annotator in the Code tab."""
-    store = _store(state)
-    player = HumanPlayer(state.prefs.annotator or "anonymous", {"input": "code editor"})
-    kind = default_registry().get(req.game)
-    return PlaySession(store, req.task(), req.the_setting(), req.budget, player,
-                       seed=req.seed, meta=_meta(state), spec=kind,
-                       env_factory=lambda task: kind.make_env(task))
+class CodeView(SurfaceView):
+    """The code surface (see the module docstring)."""
 
-
-class CodeView(QWidget):
-    """See the module docstring. ``begin`` shows a session and starts its episode."""
-
-    def __init__(self, state: Any, on_error: Any) -> None:
-        super().__init__()
-        self.state = state
-        self.on_error = on_error
-        self.session: PlaySession | None = None
-        self.task: Any = None
+    def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
         self._preview_job: Any = None
         self._preview_again = False
 
@@ -97,7 +81,7 @@ class CodeView(QWidget):
         self.submit_button = QPushButton("Submit page")
         self.submit_button.clicked.connect(self.submit)
         self.give_up = QPushButton("Give up")
-        self.give_up.clicked.connect(self._give_up)
+        self.give_up.clicked.connect(lambda: self.ask_give_up())
         self.result = QLabel("")
         buttons = QHBoxLayout()
         buttons.addWidget(self.submit_button)
@@ -141,23 +125,17 @@ class CodeView(QWidget):
         self.timer.setSingleShot(True)
         self.timer.setInterval(PREVIEW_DELAY_MS)
         self.timer.timeout.connect(self.preview)
-        self._set_controls(False)
+        self.set_active(False)
 
     # -- session ----------------------------------------------------------------------------
-
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
 
     @property
     def online(self) -> bool:
         return self.session is not None and shows_render(self.session.setting.name)
 
-    def begin(self, session: PlaySession, request: StartRequest | None = None,
-              resume_id: int | None = None) -> None:
-        """Show ``session`` and start its episode (or continue recorded ``resume_id``: the
-        editor then opens with the last submitted page)."""
-        self.session = session
+    def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
+        """Show ``session`` (on a resume the editor opens with the last submitted page when
+        the episode starts)."""
         level, setting = session.task.level, session.setting
         self.title.setText(level.title or f"Task {level.number}")
         self.where.setText(f"Setting {setting.name}: {setting.description}")
@@ -171,19 +149,8 @@ class CodeView(QWidget):
         self.render_note.setText("")
         self.result.setText("")
         self._show_budget()
-        session.subscribe(functools.partial(self._event, session=session))
-        work = session.resume(resume_id) if resume_id is not None else session.play()
-        self.task = self.state.jobs.start(work, name="write a page", on_error=self._failed)
 
-    def stop(self) -> None:
-        if self.busy:
-            self.task.cancel()
-
-    def _failed(self, err: BaseException) -> None:
-        self._set_controls(False)
-        self.on_error(err)
-
-    def _set_controls(self, on: bool) -> None:
+    def set_active(self, on: bool) -> None:
         for w in (self.submit_button, self.give_up):
             w.setEnabled(on)
 
@@ -201,9 +168,7 @@ class CodeView(QWidget):
             if widget is not None:
                 widget.deleteLater()
 
-    def _event(self, event: EpisodeEvent, session: PlaySession) -> None:
-        if session is not self.session:
-            return
+    def on_event(self, event: EpisodeEvent) -> None:
         if isinstance(event, Started):
             obs = event.observation
             self.description.setMarkdown(obs.text)
@@ -222,7 +187,7 @@ class CodeView(QWidget):
                 self.timer.stop()  # the page was just rendered; no live render of it again
                 self._show_last(obs)
             self._show_budget()
-            self._set_controls(True)
+            self.set_active(True)
         elif isinstance(event, Stepped):
             info = event.record.info if hasattr(event.record, "info") else {}
             self._show_last(event.observation, info if isinstance(info, dict) else {})
@@ -232,7 +197,6 @@ class CodeView(QWidget):
             score = (result.scores or {}).get("aes")
             self.result.setText(f"Finished ({result.end_reason}): AES "
                                 + (f"{100 * score:.1f} %" if score is not None else "-"))
-            self._set_controls(False)
             self.editor.set_read_only(True)
             self._show_budget()
 
@@ -256,16 +220,9 @@ class CodeView(QWidget):
 
     def submit(self) -> None:
         """Hand the files to the loop as one action."""
-        player = self.session.player if self.session is not None else None
-        if not isinstance(player, HumanPlayer) or not self.busy:
-            return
-        text = self.answer_text()
-        player.submit(HumanInput.move(text, "button:submit"))
-
-    def _give_up(self) -> None:
-        player = self.session.player if self.session is not None else None
-        if isinstance(player, HumanPlayer):
-            player.submit(HumanInput.give_up())
+        if self.host.accepting():
+            text = self.answer_text()
+            self.host.push(lambda: [HumanInput.move(text, "button:submit")])
 
     def _edited(self) -> None:
         if self.online and self.busy:
@@ -311,37 +268,4 @@ class CodeView(QWidget):
         self.render_view.setPixmap(scaled(frame, SHOT_WIDTH))
 
 
-def start_code(window: Any, req: StartRequest) -> None:
-    """Start a code-view task chosen in the Library: a person in the Code tab, anyone else
-    in the Model demo tab."""
-    state = window.state
-    try:
-        if req.is_human:
-            if not state.prefs.annotator:
-                window.ask_annotator(then=lambda: window.start(req))
-                return
-            window.code.stop()
-            session = code_human_session(state, req)
-            window.tabs.setCurrentWidget(window.code)
-            window.code.begin(session, req)
-        else:
-            from playbench.app.ui.models.launch import model_session
-            kind = default_registry().get(req.game)
-            window.demo.stop_episode()
-            session, pacer = model_session(state, req, window.demo.delay(),
-                                           env_factory=lambda task: kind.make_env(task),
-                                           spec=kind)
-            window.tabs.setCurrentWidget(window.demo)
-            window.demo.begin(session, pacer)
-    except Exception as err:  # noqa: BLE001 - bad profile or task: a dialog
-        window.report(err)
-
-
-def add_code_tab(window: Any) -> CodeView:
-    """Add the Code tab (``window.code``) to the main window."""
-    window.code = CodeView(window.state, window.report)
-    window.tabs.addTab(window.code, TAB_TITLE)
-    return window.code
-
-
-__all__ = ["CodeView", "add_code_tab", "code_human_session", "shows_render", "start_code"]
+__all__ = ["CodeView", "shows_render"]

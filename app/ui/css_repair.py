@@ -1,4 +1,4 @@
-"""The CSS repair tab: a person repairs a page's CSS with the tools a model gets.
+"""The CSS repair surface: a person repairs a page's CSS with the tools a model gets.
 
 Thin widgets over :class:`playbench.app.ui.models.css_repair.CssRepairModel`: the target and the
 current rendering side by side (the environment's frame), the page's elements to pick from,
@@ -9,16 +9,13 @@ step, recorded as the tool call a model would make (docs/reference/web.md, "VAB 
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any
 
 from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput
-from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.css_repair import CssRepairModel
+from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.session import PlaySession
-from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.app.ui.qt import (
     QHBoxLayout,
@@ -33,25 +30,17 @@ from playbench.app.ui.qt import (
     Qt,
     QVBoxLayout,
     QWidget,
-    Signal,
     frame_image,
 )
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.app.ui.web_runtime import shared_runtime
 
 
-class CssRepairView(QWidget):
-    """The CSS repair tab (see the module docstring)."""
+class CssRepairView(SurfaceView):
+    """The CSS repair surface (see the module docstring)."""
 
-    open_episode = Signal(int)
-
-    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 runtime: WebRuntime | None = None) -> None:
-        super().__init__()
-        self.state = state
-        self.on_error = on_error
-        self.runtime = runtime or WebRuntime()
-        self.session: PlaySession | None = None
-        self.request: StartRequest | None = None
-        self.task: Any = None
+    def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
         self.model = CssRepairModel(self._submit)
 
         self.title = QLabel("Choose a CSS repair task in the Library.")
@@ -81,8 +70,8 @@ class CssRepairView(QWidget):
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
         self.result.setMaximumHeight(110)
-        self.view_episode = QPushButton("View episode")
-        self.view_episode.hide()
+        self.view_episode_button = QPushButton("View episode")
+        self.view_episode_button.hide()
 
         tools = QVBoxLayout()
         tools.addWidget(QLabel("1. Pick an element"))
@@ -112,7 +101,7 @@ class CssRepairView(QWidget):
         left.addWidget(self.picture, 1)
         left.addWidget(QLabel("Result of the last tool"))
         left.addWidget(self.result)
-        left.addWidget(self.view_episode)
+        left.addWidget(self.view_episode_button)
         main = QWidget()
         main.setLayout(left)
 
@@ -132,51 +121,36 @@ class CssRepairView(QWidget):
         self.value.returnPressed.connect(self._edit)
         self.revert.clicked.connect(lambda: self.model.revert())
         self.done.clicked.connect(lambda: self.model.fixed())
-        self.view_episode.clicked.connect(self._view)
-        self._set_controls(False)
+        self.view_episode_button.clicked.connect(self.view_episode)
+        self.set_active(False)
 
     # -- running --------------------------------------------------------------------------
 
     @property
-    def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
+    def runtime(self) -> WebRuntime:
+        """The Chromium every browser surface shares."""
+        return shared_runtime(self.ctx)
 
-    def begin(self, session: PlaySession, request: StartRequest | None = None,
-              resume_id: int | None = None) -> None:
-        """Show ``session`` and start its episode (or continue recorded ``resume_id``)."""
-        self.session, self.request = session, request
+    def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         self.model = CssRepairModel(self._submit)
         level = session.task.level
         self.title.setText(f"CSS repair · {level.title or f'task {level.number}'} · "
                            f"{session.setting.name}")
         self.status.setText("Rendering the target and the broken page…")
-        self.view_episode.hide()
+        self.view_episode_button.hide()
         for w in (self.elements, self.selectors):
             w.clear()
         self.rule.clear()
         self.result.clear()
-        session.subscribe(functools.partial(self._event, session=session))
-        work = session.resume(resume_id) if resume_id is not None else session.play()
-        self.task = self.state.jobs.start(work, name="play CSS repair", on_error=self._failed)
 
-    def stop(self) -> None:
-        """Interrupt the running episode (it is recorded as interrupted)."""
-        if self.busy:
-            self.task.cancel()
-
-    def _failed(self, err: BaseException) -> None:
-        self._set_controls(False)
-        self.on_error(err)
-
-    def _set_controls(self, on: bool) -> None:
+    def set_active(self, on: bool) -> None:
         for w in (self.find_rules, self.show_rule, self.apply, self.revert, self.done):
             w.setEnabled(on)
 
     def _submit(self, given: HumanInput) -> None:
-        if self.session is not None and self.busy:
-            self._set_controls(False)  # until the step's new observation arrives
-            player: Any = self.session.player  # a WebHumanPlayer (web_human_session)
-            player.submit(given)
+        if self.host.accepting():
+            self.set_active(False)  # until the step's new observation arrives
+            self.host.push(lambda: [given])
 
     # -- tools ----------------------------------------------------------------------------
 
@@ -200,19 +174,16 @@ class CssRepairView(QWidget):
 
     # -- episode events -------------------------------------------------------------------
 
-    def _event(self, event: EpisodeEvent, session: PlaySession) -> None:
-        if session is not self.session:
-            return
+    def on_event(self, event: EpisodeEvent) -> None:
         if isinstance(event, Started):
             self._observed(event.observation, first=True)
         elif isinstance(event, Stepped):
             self._observed(event.observation)
         elif isinstance(event, Ended):
-            self._set_controls(False)
             scores = event.result.scores
             solved = scores.get("solved") == 1.0
             self.status.setText(("Solved: " if solved else "Not solved: ") + self.model.status())
-            self.view_episode.show()
+            self.view_episode_button.show()
 
     def _observed(self, obs: Any, first: bool = False) -> None:
         self.model.observe(obs)
@@ -232,7 +203,7 @@ class CssRepairView(QWidget):
         if obs.frame is not None:
             self._frame = frame_image(obs.frame)
             self._fit()
-        self._set_controls(True)
+        self.set_active(True)
 
     def _fit(self) -> None:
         if self._frame is None:
@@ -245,10 +216,6 @@ class CssRepairView(QWidget):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._fit()
-
-    def _view(self) -> None:
-        if self.session is not None and self.session.episode_id:
-            self.open_episode.emit(self.session.episode_id)
 
 
 __all__ = ["CssRepairView"]

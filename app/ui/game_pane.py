@@ -13,28 +13,22 @@ best, progress, target and the clock mode.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any
 
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.episode import Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.browser_page import PageView
-from playbench.app.ui.confirm import confirm
 from playbench.app.ui.hud import HudPanel
-from playbench.app.ui.models.app_state import AppState
-from playbench.app.ui.models.ending import give_up_question
+from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.game_play import (
     GameInputs,
     Refusal,
     game_end_text,
     game_figures,
 )
-from playbench.app.ui.models.input_queue import InputQueue
 from playbench.app.ui.models.page_stream import PageStream
 from playbench.app.ui.models.session import PlaySession
-from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.models.web_session import WebInput, WebRuntime
 from playbench.app.ui.qt import (
     QFrame,
@@ -48,8 +42,9 @@ from playbench.app.ui.qt import (
     QTimer,
     QVBoxLayout,
     QWidget,
-    Signal,
 )
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.app.ui.web_runtime import shared_runtime
 
 GAME_PAGE = (1280, 720)
 """GameWorld's viewport, the page size shown until the game's first frame says otherwise."""
@@ -59,27 +54,14 @@ HELP = ("Play with the game's keys (click where the game takes clicks). Each key
         "as a model's action does; every action counts against the budget.")
 
 
-class GamePlayView(QWidget):
-    """One person's browser-game episode at a time."""
+class GamePlayView(SurfaceView):
+    """The browser-game surface: one person's browser-game episode at a time."""
 
-    open_episode = Signal(int)
-    go_library = Signal()
-    next_task = Signal(object)
-
-    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 runtime: WebRuntime | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self.on_error = on_error
-        self.runtime = runtime if runtime is not None else WebRuntime()
-        self.session: PlaySession | None = None
-        self.request: StartRequest | None = None
-        self.task: Any = None
+    def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
         self.stream: PageStream | None = None
         self.game_inputs: GameInputs | None = None
         self._sent = ""
-        self.inputs: InputQueue[WebInput | HumanInput] = InputQueue(self._submit,
-                                                                    self._accepting)
 
         self.objective = QLabel("No game is being played. Choose one in the Library "
                                 "(Browser games).")
@@ -158,9 +140,9 @@ class GamePlayView(QWidget):
         canvas = self.page.canvas
         canvas.key_changed.connect(self._key)
         canvas.clicked.connect(self._click)
-        self.give_up.clicked.connect(self._ask_give_up)
-        self.next_button.clicked.connect(self._next)
-        self.view_button.clicked.connect(self._view)
+        self.give_up.clicked.connect(lambda: self.ask_give_up(after=self.page.canvas.setFocus))
+        self.next_button.clicked.connect(self.go_next)
+        self.view_button.clicked.connect(self.view_episode)
         self.library_button.clicked.connect(self.go_library)
         self.timer = QTimer(self)
         self.timer.setInterval(100)
@@ -170,23 +152,21 @@ class GamePlayView(QWidget):
         self.refit.setInterval(250)
         self.refit.timeout.connect(self._refit_stream)
         self.page.refitted.connect(self.refit.start)
-        self._set_controls(False)
+        self.set_active(False)
 
-    # -- starting -----------------------------------------------------------------------------
+    @property
+    def runtime(self) -> WebRuntime:
+        """The Chromium every browser surface shares."""
+        return shared_runtime(self.ctx)
+
+    # -- a new session ------------------------------------------------------------------------
 
     @property
     def player(self) -> Any:
         return None if self.session is None else self.session.player
 
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
-
-    def begin(self, session: PlaySession, request: StartRequest | None = None) -> None:
-        """Show ``session`` and start its episode."""
+    def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         self._end_stream()
-        self.session, self.request = session, request
-        self.inputs.reset()
         level, setting = session.task.level, session.setting
         kind = self.runtime.kind(session.task.game)
         table = kind.person_input(level, setting.name)  # type: ignore[attr-defined]
@@ -202,37 +182,23 @@ class GamePlayView(QWidget):
         self.hud.history_title.setText("Your actions")
         self._figures({})
         self.banner.hide()
-        self._set_controls(True)
-        self.timer.start()
+        self.set_active(True)
         self.stream = PageStream(self.page.show_jpeg, frame_size=self.page.canvas.device_size)
-        session.subscribe(functools.partial(self._event, session=session))
-        self.task = self.state.jobs.start(session.play(), name="play browser game",
-                                          on_error=self._failed)
         self.page.canvas.setFocus()
 
-    def stop(self) -> None:
-        """Interrupt the running episode (it is recorded as interrupted)."""
-        if self.busy:
-            self.task.cancel()
-
-    def _failed(self, err: BaseException) -> None:
-        self._set_controls(False)
-        self.timer.stop()
-        self.on_error(err)
-
-    def _set_controls(self, on: bool) -> None:
+    def set_active(self, on: bool) -> None:
         self.give_up.setEnabled(on)
         self.page.accepts_input = on
+        if on:
+            self.timer.start()
+        else:
+            self.timer.stop()
 
     # -- episode events -----------------------------------------------------------------------
 
-    def _event(self, event: EpisodeEvent, session: PlaySession) -> None:
-        if session is not self.session:  # a replaced session's last events
-            return
+    def on_event(self, event: EpisodeEvent) -> None:
         if isinstance(event, (Started, Moved)):
             self._observed(event.observation)
-        elif isinstance(event, Deciding):
-            self.inputs.deciding()
         elif isinstance(event, Stepped):
             r = event.record
             if r.valid:
@@ -271,15 +237,14 @@ class GamePlayView(QWidget):
         self.clock.setText(f.clock)
 
     def _ended(self, event: Ended) -> None:
-        self.timer.stop()
-        self._set_controls(False)
-        self.inputs.ended()
         if self.game_inputs is not None:
             self.game_inputs.release_all()
         self._end_stream()
         r = event.result
-        self.banner.show_end(game_end_text(r), bool(r.scores.get("solved")), can_go_next=(
-            self.request is not None and self.request.next() is not None))
+        host = self.host
+        self.banner.show_end(game_end_text(r), bool(r.scores.get("solved")) and not host.blind,
+                             next_text=host.next_text or "Next task",
+                             can_go_next=host.can_go_next(), can_view=not host.blind)
 
     def _refit_stream(self) -> None:
         if self.stream is not None:
@@ -293,7 +258,7 @@ class GamePlayView(QWidget):
     # -- input --------------------------------------------------------------------------------
 
     def _accepting(self) -> bool:
-        return self.busy and self.session is not None and self.session.result is None
+        return self.host.accepting()
 
     def _key(self, name: str, pressed: bool, auto_repeat: bool, stamp_ms: int) -> None:
         gi = self.game_inputs
@@ -319,31 +284,16 @@ class GamePlayView(QWidget):
         if isinstance(made, Refusal):
             self.hud.show_feedback(made.text, "neutral")
             return
-        self.inputs.push(lambda: [made])
+        self.host.push(lambda: [made])
 
-    def _submit(self, given: WebInput | HumanInput) -> None:
+    def hand_over(self, given: WebInput | HumanInput) -> None:
         self.player.submit(given)
         if isinstance(given, WebInput):
             self._sent = f"Sent: {given.text}"
             self.sent.setText(self._sent)
 
-    def _ask_give_up(self) -> None:
-        if self._accepting():
-            steps = len(self.session.steps) if self.session is not None else 0
-            box = confirm(self, give_up_question(steps), self._give_up)
-            box.finished.connect(lambda _r: self.page.canvas.setFocus())
-
-    def _give_up(self) -> None:
-        self.inputs.give_up(HumanInput.give_up())
-
-    def _next(self) -> None:
-        nxt = self.request.next() if self.request is not None else None
-        if nxt is not None:
-            self.next_task.emit(nxt)
-
-    def _view(self) -> None:
-        if self.session is not None and self.session.episode_id:
-            self.open_episode.emit(self.session.episode_id)
+    def focus_input(self) -> None:
+        self.page.canvas.setFocus()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

@@ -37,6 +37,7 @@ from playbench.app.ui.qt import (
     frame_image,
 )
 from playbench.app.ui.start_panel import StartPanel
+from playbench.app.ui.surface_registry import SurfaceRegistry
 from playbench.db.lockguard import database_files
 
 THUMB = 64
@@ -65,7 +66,7 @@ class LibraryView(QWidget):
     start_requested = Signal(object)
 
     def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, surfaces: SurfaceRegistry | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self.on_error = on_error
@@ -158,12 +159,11 @@ class LibraryView(QWidget):
         split.addWidget(self.start)
         # One task panel per kind played in the browser view (web tasks; later kinds alike),
         # listed after the board games in the registry's order.
-        self.panels = [WebTasksPanel(state, on_error, kind=k) for k in browser_kinds()]
+        self.panels = [WebTasksPanel(state, on_error, kind=k)
+                       for k in browser_kinds(surfaces)]
         for panel in self.panels:
             panel.hide()
             split.addWidget(panel)
-        self.web = next((p for p in self.panels if p.kind.view == "browser"), self.panels[0])
-        """The first web kind's panel (the bundled web tasks; browser games have their own)."""
         self._board_parts = (self._packs_heading, self.packs, self.add_file, self.remove_file,
                              middle, self.start)
         split.setStretchFactor(0, 0)
@@ -336,6 +336,13 @@ class LibraryView(QWidget):
         row = self.shown[rows[0].row()]
         levels = [r.level for r in self.rows]
         self.start.set_level(self.pack, levels, levels.index(row.level))
+
+    def panel(self, kind: str) -> WebTasksPanel:
+        """The task panel of ``kind`` (a kind the Library lists as tasks)."""
+        found = next((p for p in self.panels if p.kind.name == kind), None)
+        if found is None:
+            raise KeyError(f"the Library has no task panel for {kind!r}")
+        return found
 
     def select_level(self, number: int) -> None:
         """Select the level with this number (tests, screenshots)."""

@@ -1,4 +1,5 @@
-"""The play view: a person plays one level under the same budget and information as a model.
+"""The board surface's view: a person plays one level under the same budget and information as
+a model.
 
 Keys and clicks go through the game's input map (``playbench.app.players.board_input``) and become
 the canonical action texts a model would send; the view submits them to the episode's
@@ -8,26 +9,21 @@ to the plan field, and the plan is submitted once. The HUD shows what the settin
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.episode import Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.players.board_input import Gesture, help_for, input_for
 from playbench.app.players.human import HumanInput, HumanPlayer
 from playbench.app.players.plans import join_plan, split_plan
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.board import BoardWidget
-from playbench.app.ui.confirm import confirm
 from playbench.app.ui.hud import HudPanel
-from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.board_notes import full_board_note, rules_note
-from playbench.app.ui.models.ending import give_up_question
-from playbench.app.ui.models.input_queue import InputQueue
+from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.outcome import board_end_text
 from playbench.app.ui.models.session import PlaySession
-from playbench.app.ui.models.start import StartRequest, heading
-from playbench.app.ui.models.study_run import StudySession, pause_state
+from playbench.app.ui.models.start import heading
 from playbench.app.ui.qt import (
     QHBoxLayout,
     QKeySequence,
@@ -44,31 +40,19 @@ from playbench.app.ui.qt import (
     Signal,
 )
 from playbench.app.ui.study_instructions import InstructionsButton
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.games.kind import default_registry
 
 
-class PlayView(QWidget):
-    """One human episode at a time."""
+class PlayView(SurfaceView):
+    """The board surface: one person's board episode at a time."""
 
-    open_episode = Signal(int)
-    go_library = Signal()
-    next_level = Signal(object)
     continue_study = Signal()
     """The paused study task should go on (the Studies view continues it)."""
 
-    def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self.on_error = on_error
-        self.session: PlaySession | None = None
-        self.request: StartRequest | None = None
+    def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
         self.input = input_for("")
-        self.task: Any = None
-        self.inputs: InputQueue[HumanInput] = InputQueue(self._hand_over, self._accepting)
-        """Gestures waiting to become the loop's inputs (one decision at a time)."""
-        self._then: tuple[str, Callable[[], None]] | None = None
-        self._blind = False
 
         self.title = QLabel("No level is being played. Choose one in the Library.")
         self.title.setObjectName("title")
@@ -172,37 +156,27 @@ class PlayView(QWidget):
         self.plan.textChanged.connect(self._plan_changed)
         self.submit.clicked.connect(self._submit_plan)
         self.undo.clicked.connect(self._undo)
-        self.give_up.clicked.connect(self._ask_give_up)
+        self.give_up.clicked.connect(lambda: self.ask_give_up(after=self._board_focus))
         for b in (self.submit, self.undo, self.give_up, self.pause_task, *self.digit_buttons):
             b.clicked.connect(self._board_focus)
         self.pause_task.clicked.connect(self._pause_clicked)
-        self.next_button.clicked.connect(self._next)
-        self.view_button.clicked.connect(self._view)
+        self.next_button.clicked.connect(self.go_next)
+        self.view_button.clicked.connect(self.view_episode)
         self.library_button.clicked.connect(self.go_library)
         QShortcut(QKeySequence.StandardKey.Undo, self).activated.connect(self._undo)
         self.timer = QTimer(self)
         self.timer.setInterval(100)
         self.timer.timeout.connect(self.hud.tick)
-        self._set_controls(active=False)
+        self.host.on_changed = self._show_pause
+        self.set_active(False)
 
-    # -- starting -----------------------------------------------------------------------------
+    # -- a new session ------------------------------------------------------------------------
 
     @property
     def player(self) -> HumanPlayer | None:
         return None if self.session is None else self.session.player  # type: ignore[return-value]
 
-    @property
-    def busy(self) -> bool:
-        return self.session is not None and self.task is not None and not self.task.done()
-
-    def begin(self, session: PlaySession, request: StartRequest | None = None,
-              resume_id: int | None = None, *,
-              then: tuple[str, Callable[[], None]] | None = None, blind: bool = False) -> None:
-        """Show ``session`` and start its episode (or resume ``resume_id``). ``then`` is the
-        end banner's way on instead of "Next level" (a study's next task); ``blind`` keeps the
-        outcome off the banner (a blind study)."""
-        self.session, self.request = session, request
-        self._then, self._blind = then, blind
+    def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         game = session.task.game
         setting = session.setting
         self.input = input_for(game)
@@ -232,38 +206,27 @@ class PlayView(QWidget):
         self.typed.setVisible(not one)
         self.undo.setVisible(session.undo_allowed)
         self.banner.hide()
-        self.instructions.show_for(session.instructions if isinstance(session, StudySession)
-                                   else "")
-        self.inputs.reset()
-        session.subscribe(functools.partial(self._event, session=session))
-        self._set_controls(active=True)
-        self.timer.start()
-        work = session.resume(resume_id) if resume_id is not None else session.play()
-        self.task = self.state.jobs.start(work, name=f"play {game}", on_error=self._failed)
+        self.instructions.show_for(host.instructions)
+        self.set_active(True)
         self.board.setFocus()
 
-    def _failed(self, err: BaseException) -> None:
-        self._set_controls(active=False)
-        self.timer.stop()
-        self.on_error(err)
-
-    def _set_controls(self, active: bool) -> None:
+    def set_active(self, on: bool) -> None:
         for w in (self.typed, self.plan, self.submit, self.undo, self.give_up,
                   *self.digit_buttons):
-            w.setEnabled(active)
-        self.board.accepts_input = active
+            w.setEnabled(on)
+        self.board.accepts_input = on
+        if on:
+            self.timer.start()
+        else:
+            self.timer.stop()
 
     # -- episode events -----------------------------------------------------------------------
 
-    def _event(self, event: EpisodeEvent, session: PlaySession) -> None:
-        if session is not self.session:  # a replaced session's last events
-            return
+    def on_event(self, event: EpisodeEvent) -> None:
         if isinstance(event, Started):
             self._show_frame(event.observation)
             self._note_rules()
             self._note_board()
-        elif isinstance(event, Deciding):
-            self.inputs.deciding()
         elif isinstance(event, Moved):
             # Shown at once, before the step's commit: a person sees the move without
             # waiting for the database (the next decision still waits for it).
@@ -284,11 +247,9 @@ class PlayView(QWidget):
                 self.input.clear()
             self._note_board()
         elif isinstance(event, Ended):
-            self.inputs.ended()
             self._ended(event)
         self.hud.refresh()
         self._update_highlight()
-        self._show_pause()
 
     def _note_rules(self) -> None:
         """Add the rule a person must know before writing (a Sudoku digit's finality) to the
@@ -318,45 +279,35 @@ class PlayView(QWidget):
             self.board.set_frame(obs.frame)
 
     def _ended(self, event: Ended) -> None:
-        self.timer.stop()
-        self._set_controls(active=False)
         r = event.result
+        host = self.host
         optimal = self._live.task.level.meta.get("optimal") if self.session else None
-        text = board_end_text(r, optimal, self._blind, study=self._study() is not None)
+        text = board_end_text(r, optimal, host.blind, study=host.study() is not None)
         self.banner.show_end(
-            text, r.end_reason == "solved" and not self._blind,
-            next_text=self._then[0] if self._then else "Next level",
-            can_go_next=self._then is not None or (
-                self.request is not None and self.request.next() is not None),
-            can_view=not self._blind)
+            text, r.end_reason == "solved" and not host.blind,
+            next_text=host.next_text or "Next level", can_go_next=host.can_go_next(),
+            can_view=not host.blind)
         self.hud.show_feedback("", "neutral")
 
     # -- input --------------------------------------------------------------------------------
     #
-    # Gestures go to ``self.inputs`` (playbench.app.ui.models.input_queue), which turns them into
-    # inputs one decision at a time, each against the state the one before left.
+    # Gestures go to the host's queue (playbench.app.ui.models.input_queue), which turns them
+    # into inputs one decision at a time, each against the state the one before left.
 
     def _accepting(self) -> bool:
-        return self.busy and self.session is not None and self.session.result is None
+        return self.host.accepting()
 
     @property
     def _live(self) -> PlaySession:
-        """The session being played; input handlers run only while there is one."""
-        assert self.session is not None, "no session is being played"
-        return self.session
+        return self.host.live
 
     def _queue(self, make: Callable[[Any], HumanInput | None]) -> None:
         """Queue a gesture; ``make`` reads the board state current when its turn comes."""
-        self.inputs.push(lambda: self._made(make(self._live.state)))
+        self.host.push(lambda: self._made(make(self._live.state)))
 
     def _made(self, given: HumanInput | None) -> list[HumanInput]:
         self._update_highlight()
         return [] if given is None else [given]
-
-    def _hand_over(self, given: HumanInput) -> None:
-        player = self.player
-        assert player is not None, "no session is being played"
-        player.submit(given)
 
     def _gesture(self, g: Gesture | None) -> HumanInput | None:
         if g is None:
@@ -422,71 +373,29 @@ class PlayView(QWidget):
         self.input.clear()
         return HumanInput.undo()
 
+    def focus_input(self) -> None:
+        self.board.setFocus()
+
     def _board_focus(self) -> None:
         """Give the keyboard back to the board (after a button or a question box)."""
         if self.board.isVisible():
             self.board.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def _ask_give_up(self) -> None:
-        """Giving up ends the task for good: ask first (Cancel leaves it running)."""
-        if not self._accepting():
-            return
-        steps = len(self.session.steps) if self.session is not None else 0
-        box = confirm(self, give_up_question(steps), self._give_up)
-        box.finished.connect(lambda _r: self._board_focus())
-
-    def _give_up(self) -> None:
-        self.inputs.give_up(HumanInput.give_up())
-
-    def _next(self) -> None:
-        if self._then is not None:
-            self._then[1]()
-            return
-        nxt = self.request.next() if self.request is not None else None
-        if nxt is not None:
-            self.next_level.emit(nxt)
-
-    def _view(self) -> None:
-        if self.session is not None and self.session.episode_id:
-            self.open_episode.emit(self.session.episode_id)
-
-    def stop(self) -> None:
-        """Interrupt the running episode (it is recorded as interrupted)."""
-        if self.busy:
-            self.task.cancel()
-
     # -- the study clock: pause and continue ----------------------------------------------------
-
-    def _study(self) -> StudySession | None:
-        s = self.session
-        return s if isinstance(s, StudySession) else None
 
     def _show_pause(self) -> None:
         """The Pause/Continue button as the study task's state says (hidden otherwise)."""
-        state = pause_state(self._study(), self.busy)
+        state = self.host.pause_state()
         self.pause_task.setVisible(state.visible)
         self.pause_task.setText(state.text)
         self.pause_task.setEnabled(state.enabled)
 
     def pause_study(self) -> bool:
-        """Pause the study task being played: the episode stops (recorded ``interrupted``,
-        with the time spent on the decision in flight) and the clock with it. Returns
-        whether there was one to pause."""
-        s = self._study()
-        if s is None or not self.busy or s.result is not None:
-            return False
-        self.stop()
-        return True
+        """Pause the study task being played (see EpisodeHost.pause_study)."""
+        return self.host.pause_study()
 
     def _pause_clicked(self) -> None:
-        s = self._study()
-        if s is not None and pause_state(s, self.busy).paused:
+        if self.host.pause_state().paused:
             self.continue_study.emit()
         else:
-            self.pause_study()
-
-    def hideEvent(self, event: Any) -> None:
-        """Leaving the Play tab (or minimising the window) pauses a study task: its time
-        limit counts time on the task, not time spent elsewhere."""
-        self.pause_study()
-        super().hideEvent(event)
+            self.host.pause_study()

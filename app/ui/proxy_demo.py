@@ -172,14 +172,3 @@ class ProxyPanel(QWidget):
             self.demo.title.setText("Recording proxy")
             self.demo.status.setText(f"{update.status} · {self.feed.exchanges} recorded since "
                                      "the proxy started")
-
-
-def add_proxy_panel(window: Any) -> ProxyPanel:
-    """Put the recording proxy's controls into the main window's model demo view
-    (``window.proxy``), below its own controls."""
-    demo = window.demo
-    panel = ProxyPanel(demo, window.state, window.report)
-    layout = demo.layout()
-    layout.insertWidget(layout.indexOf(demo.who) + 1, panel)
-    window.proxy = panel
-    return panel

@@ -1,5 +1,10 @@
-"""The main window: Library, Play, Model demo and Episodes tabs, settings, start-up prompts
-(annotator, resume) and a shutdown that never loses a running episode."""
+"""The main window: its places (Library, Play, Studies, Episodes, Compare, Results, Models),
+settings, start-up prompts (annotator, resume) and a shutdown that never loses a running episode.
+
+Play is one place whatever the task's surface (app/ui/play_place.py): the window asks the
+registered surfaces (app/ui/surfaces) for the view a kind is played on and its sessions, and
+never names one.
+"""
 
 from __future__ import annotations
 
@@ -12,32 +17,21 @@ from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QSplitter
 
 from playbench.app.ui.annotator import AnnotatorDialog
-from playbench.app.ui.answer import add_answer_tab
-from playbench.app.ui.browser import BrowserPlayView
-from playbench.app.ui.browser_demo import BrowserDemoView
-from playbench.app.ui.browser_tab import add_browser_tab, start_web
-from playbench.app.ui.code_view import CodeView, add_code_tab, start_code
+from playbench.app.ui.compare import CompareView
 from playbench.app.ui.confirm import confirm
-from playbench.app.ui.css_repair import CssRepairView
-from playbench.app.ui.css_tab import VIEW as CSS_VIEW
-from playbench.app.ui.css_tab import add_css_tab, start_css
 from playbench.app.ui.errors import Explanation, show_error, show_problem
-from playbench.app.ui.game_pane import GamePlayView
 from playbench.app.ui.library import LibraryView
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.geometry import Rect, fit, saved_rect
-from playbench.app.ui.models.guards import (
-    Question,
-    annotator_question,
-    replace_question,
-    running_task,
-)
-from playbench.app.ui.models.launch import human_session, model_session, resume_session
+from playbench.app.ui.models.guards import Question
+from playbench.app.ui.models.launch import resume_session
 from playbench.app.ui.models.records import abandon, list_episodes, offered_at_start
 from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.models.study_run import paused_task
+from playbench.app.ui.models_place import TITLE as MODELS_TITLE
+from playbench.app.ui.models_place import ModelsPlace
 from playbench.app.ui.play import PlayView
-from playbench.app.ui.proxy_demo import add_proxy_panel
+from playbench.app.ui.play_place import PlayPlace
 from playbench.app.ui.qt import (
     QAction,
     QEvent,
@@ -52,30 +46,23 @@ from playbench.app.ui.qt import (
     QWidget,
     Signal,
 )
+from playbench.app.ui.results import ResultsView
 from playbench.app.ui.resume import ResumeDialog
 from playbench.app.ui.settings_dialog import SettingsDialog
 from playbench.app.ui.studies import StudiesView
-from playbench.app.ui.studies_tabs import add_study_tabs
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.app.ui.surface_registry import SurfaceRegistry
 from playbench.app.ui.viewer import EpisodeViewer
-from playbench.games.kind import KindError, UnknownKind, default_registry
 
-LIBRARY, PLAY, DEMO, EPISODES = range(4)
+STUDY_SURFACE = "board"
+"""The surface study tasks are played on in the app (StudySession plays a HumanPlayer on the
+kind's own environment: the board kinds')."""
 
 
 class MainWindow(QMainWindow):
     closed = Signal()
-    web: BrowserPlayView
-    """The Browser tab's view (set up by :func:`playbench.app.ui.browser_tab.add_browser_tab`)."""
-    code: CodeView
-    """The Code tab's view: a person writes a web page (``code``-view kinds, WebUI)."""
-    games: GamePlayView
-    """The Game tab's view (browser games; set up with the Browser tab)."""
-    css: CssRepairView
-    """The CSS repair tab's view (set up by :func:`playbench.app.ui.css_tab.add_css_tab`)."""
-    studies: StudiesView
-    """The Studies tab's view (set up by :func:`playbench.app.ui.studies_tabs.add_study_tabs`)."""
 
-    def __init__(self, state: AppState) -> None:
+    def __init__(self, state: AppState, surfaces: SurfaceRegistry | None = None) -> None:
         super().__init__()
         self.state = state
         self.problems: list[Explanation] = []
@@ -83,24 +70,30 @@ class MainWindow(QMainWindow):
         self._closed = False
         state.jobs.on_error = self.report
         self.setWindowTitle("PlayBench")
+        self.ctx = SurfaceContext(state, self.report)
+        self.surfaces = surfaces if surfaces is not None else SurfaceRegistry()
 
-        self.library = LibraryView(state, self.report)
-        self.play = PlayView(state, self.report)
-        self.demo = BrowserDemoView(state, self.report)  # DemoView that also shows web pages
+        self.library = LibraryView(state, self.report, surfaces=self.surfaces)
+        self.play_place = PlayPlace(self.ctx, self.surfaces, self._wire)
+        study_view = self.play_place.view(STUDY_SURFACE)
+        assert isinstance(study_view, PlayView), "the study surface is the board's view"
+        self.studies = StudiesView(state, self.report, study_view,
+                                   lambda: self.show_play(study_view))
         self.episodes = EpisodeViewer(state, self.report)
+        self.compare = CompareView(state, self.report)
+        self.results = ResultsView(state, self.report)
+        self.models = ModelsPlace(state, self.report, self.ask_annotator)
+        self.demo = self.models.demo
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.library, "Library")
-        self.tabs.addTab(self.play, "Play")
-        self.tabs.addTab(self.demo, "Model demo")
-        self.tabs.addTab(self.episodes, "Episodes")
-        add_browser_tab(self)  # Browser: web tasks played by a person
-        add_code_tab(self)  # Code: a person writes a web page (WebUI)
-        add_css_tab(self)  # CSS repair: a person fixes a page's CSS with the model's tools
-        add_study_tabs(self)  # Studies, Compare, Results
-        add_answer_tab(self)  # Answer a harness: a person is an outside harness's model
-        add_proxy_panel(self)  # the recording proxy's exchanges, live in the Model demo tab
+        for page, title in ((self.library, "Library"), (self.play_place, "Play"),
+                            (self.studies, "Studies"), (self.episodes, "Episodes"),
+                            (self.compare, "Compare"), (self.results, "Results"),
+                            (self.models, MODELS_TITLE)):
+            self.tabs.addTab(page, title)
+        self.models.waiting.connect(lambda n: self.tabs.setTabText(
+            self.tabs.indexOf(self.models), f"{MODELS_TITLE} ({n})" if n else MODELS_TITLE))
 
         self.nodb = QFrame()
         self.nodb.setObjectName("nodb")
@@ -138,14 +131,17 @@ class MainWindow(QMainWindow):
         self.addAction(self.quit_action)
 
         self.library.start_requested.connect(self.start)
-        self.play.go_library.connect(lambda: self.tabs.setCurrentIndex(LIBRARY))
-        self.play.next_level.connect(self.start)
-        self.play.open_episode.connect(self.show_episode)
         self.demo.open_episode.connect(self.show_episode)
         self.episodes.resume_requested.connect(self.resume)
         self.tabs.currentChanged.connect(self._tab_changed)
         self._show_identity()
         self.place()
+
+    def _wire(self, view: SurfaceView) -> None:
+        """Connect a surface's view to the window (the Play place calls it for each)."""
+        view.go_library.connect(lambda: self.tabs.setCurrentWidget(self.library))
+        view.next_request.connect(self.start)
+        view.open_episode.connect(self.show_episode)
 
     # -- geometry -----------------------------------------------------------------------------
 
@@ -159,9 +155,10 @@ class MainWindow(QMainWindow):
         """Every splitter of every tab, named by its tab's view class and its order there,
         so a stored state goes back to the same splitter."""
         found: dict[str, QSplitter] = {}
-        for i in range(self.tabs.count()):
-            page = self.tabs.widget(i)
-            if page is None:
+        pages = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        pages += [*self.play_place.views(), self.models.demo, self.models.answer]
+        for page in pages:
+            if page is None or page is self.play_place or page is self.models:
                 continue
             for n, split in enumerate(page.findChildren(QSplitter)):
                 found[f"{type(page).__name__}.{n}"] = split
@@ -263,14 +260,12 @@ class MainWindow(QMainWindow):
 
         def chosen(name: str) -> None:
             # A running task stays with the annotator who played it: stopped first, asked.
-            view = self._running_human_view()
-            question = (None if view is None
-                        else annotator_question(view.session, view.busy, name))
-            if question is None:
+            view = self.play_place.running()
+            question = None if view is None else view.host.annotator_question(name)
+            if view is None or question is None:
                 switch(name)
             else:
-                confirm(self, question,
-                        lambda: self.stop_view_then(view, lambda: switch(name)))
+                confirm(self, question, lambda: view.host.stop_then(lambda: switch(name)))
         AnnotatorDialog(self, self.state.prefs.annotator, chosen).open()
 
     def _show_identity(self) -> None:
@@ -292,100 +287,95 @@ class MainWindow(QMainWindow):
         show_error(self, err)
 
     def start(self, req: StartRequest) -> None:
-        """Start ``req``: a person in the Play tab, anyone else in the Model demo tab."""
+        """Start ``req``: a person on the Play place's view for its kind's surface, anyone
+        else in the model demo."""
         if self.state.store is None:
             self.report(RuntimeError("no database is open; choose one in Settings > Database"))
             return
-        if self.view_of(req.game) in ("browser", "game"):
-            start_web(self, req)
-            return
-        if self.view_of(req.game) == CSS_VIEW:
-            start_css(self, req)
-            return
-        if self.view_of(req.game) == "code":
-            start_code(self, req)
-            return
         try:
+            surface = self.surfaces.for_game(req.game)
             if req.is_human:
                 if not self.state.prefs.annotator:
                     self.ask_annotator(then=lambda: self.start(req))
                     return
-                question = replace_question(self.play.session, self.play.busy, "a new level")
-                if question is not None:
-                    confirm(self, question,
-                            lambda: self.stop_play_then(lambda: self.start(req)))
+                view = self.play_place.view(surface.name)
+                if self._ask_before_replacing("a new level or task",
+                                              lambda: self.start(req)):
                     return
-                self.play.stop()
-                session = human_session(self.state, req)
-                self.tabs.setCurrentIndex(PLAY)
-                self.play.begin(session, req)
+                view.stop()
+                session = surface.human_session(self.ctx, req)
+                self.show_play(view)
+                view.begin(session, req)
             else:
                 self.demo.stop_episode()
-                session, pacer = model_session(self.state, req, self.demo.delay())
-                self.tabs.setCurrentIndex(DEMO)
+                session, pacer = surface.model_session(self.ctx, req, self.demo.delay())
+                self.show_demo()
                 self.demo.begin(session, pacer)
         except Exception as err:  # noqa: BLE001 - bad profile, level, rules: a dialog
             self.report(err)
 
-    def view_of(self, game: str) -> str:
-        """Which play surface the game's kind uses (``TaskKind.view``: board or browser)."""
-        try:
-            return default_registry().get(game).view
-        except (UnknownKind, KindError):
-            return "board"
+    def _ask_before_replacing(self, starting: str, then: Any) -> bool:
+        """If a person's task is running, ask before ``starting`` stops it (then ``then``
+        once its end is recorded) and return True; False when nothing runs."""
+        running = self.play_place.running()
+        question = None if running is None else running.host.replace_question(starting)
+        if running is None or question is None:
+            return False
+        confirm(self, question, lambda: running.host.stop_then(then))
+        return True
+
+    def show_play(self, view: SurfaceView) -> None:
+        self.play_place.show_view(view)
+        self.tabs.setCurrentWidget(self.play_place)
+
+    def show_demo(self) -> None:
+        self.show_page(self.demo)
+
+    def show_page(self, page: QWidget) -> None:
+        """Bring ``page`` to the front: a place, a surface's view or a page of Models."""
+        if isinstance(page, SurfaceView):
+            self.show_play(page)
+        elif page in (self.models.demo, self.models.answer):
+            self.models.setCurrentWidget(page)
+            self.tabs.setCurrentWidget(self.models)
+        else:
+            self.tabs.setCurrentWidget(page)
+
+    def current_page(self) -> QWidget | None:
+        """What the window shows: the place, or within Play and Models the page shown."""
+        page = self.tabs.currentWidget()
+        if page is self.play_place:
+            return self.play_place.shown or self.play_place
+        if page is self.models:
+            return self.models.currentWidget()
+        return page
 
     def resume(self, episode_id: int) -> None:
-        """Continue recorded episode ``episode_id`` in the tab for its kind of player."""
+        """Continue recorded episode ``episode_id``: a person's on its surface's view, a
+        model's in the model demo."""
         try:
-            session, pacer = resume_session(self.state, episode_id, self.demo.delay())
+            session, pacer = resume_session(
+                self.state, episode_id, self.demo.delay(),
+                person=lambda game, name: self.surfaces.for_game(game).person(name))
+            view = self.play_place.view_for(session.task.game) if pacer is None else None
         except Exception as err:  # noqa: BLE001
             self.report(err)
             return
-        if pacer is None:  # a person's episode: back to the tab of its kind's view
-            view = self._human_view(session.task.game)
-            question = replace_question(view.session, view.busy, f"episode #{episode_id}")
-            if question is not None:
-                confirm(self, question,
-                        lambda: self.stop_view_then(view, lambda: self.resume(episode_id)))
+        if view is not None:
+            if self._ask_before_replacing(f"episode #{episode_id}",
+                                          lambda: self.resume(episode_id)):
                 return
             view.stop()
-            self.tabs.setCurrentWidget(view)
+            self.show_play(view)
             view.begin(session, None, resume_id=episode_id)
         else:
+            assert pacer is not None
             self.demo.stop_episode()
-            self.tabs.setCurrentIndex(DEMO)
+            self.show_demo()
             self.demo.begin(session, pacer, resume_id=episode_id)
 
-    def _human_view(self, game: str) -> Any:
-        """The tab where a person plays ``game`` (by its kind's view; the Play tab for
-        boards)."""
-        views = {"code": self.code, CSS_VIEW: self.css}
-        return views.get(self.view_of(game)) or self.play
-
-    def _running_human_view(self) -> Any:
-        """The Play or Browser view whose person's task is running, or None."""
-        for view in (self.play, self.web, self.games, self.css, self.code):
-            if view is not None and running_task(view.session, view.busy) is not None:
-                return view
-        return None
-
-    def stop_play_then(self, then: Any) -> None:
-        """Stop the Play tab's episode (recorded ``interrupted``) and call ``then`` once its
-        end is recorded, so what follows never overlaps it."""
-        self.stop_view_then(self.play, then)
-
-    def stop_view_then(self, view: Any, then: Any) -> None:
-        """Stop ``view``'s episode (Play or Browser) and call ``then`` once its end is
-        recorded."""
-        task = view.task
-        view.stop()
-        if task is None or task.done():
-            then()
-        else:
-            task.add_done_callback(lambda _t: then())
-
     def show_episode(self, episode_id: int) -> None:
-        self.tabs.setCurrentIndex(EPISODES)
+        self.tabs.setCurrentWidget(self.episodes)
         self.episodes.select(episode_id)
 
     def open_settings(self, tab: int = 0) -> SettingsDialog:
@@ -400,11 +390,12 @@ class MainWindow(QMainWindow):
         dialog.open()
         return dialog
 
-    def _tab_changed(self, index: int) -> None:
-        if index == EPISODES:
+    def _tab_changed(self, _index: int) -> None:
+        page = self.tabs.currentWidget()
+        if page is self.episodes:
             self.episodes.refresh()
-        elif index == PLAY:
-            self.play.board.setFocus()
+        elif page is self.play_place and self.play_place.shown is not None:
+            self.play_place.shown.focus_input()
 
     # -- shutdown -----------------------------------------------------------------------------
 

@@ -3,12 +3,12 @@ sibling of ``take.py``).
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/screenshots/take_answer.py
 
-It starts the app on a scratch database, starts serve-human from the "Answer a harness" tab,
+It starts the app on a scratch database, starts serve-human from Models > "Answer a harness",
 and lets two harnesses call it from their own threads with the official openai client, as
 separate programs would: a Sokoban agent (a system prompt, an earlier tool call and its result,
 the board as a picture, three tools) and the example harness of docs/examples/harness.py. With
 both waiting, the person has chosen the ``move`` tool and filled part of its form:
-answer-harness.png. Then the Model demo tab's recording proxy, in front of the built-in demo
+answer-harness.png. Then Models > Model demo's recording proxy, in front of the built-in demo
 profile, records the example harness's calls: proxy-demo.png.
 """
 
@@ -147,7 +147,7 @@ async def tour(window: Any) -> None:
     view.stop_endpoint()
     await until(lambda: view.endpoint is None)
 
-    # The recording proxy in the Model demo tab, in front of the demo profile.
+    # The recording proxy in Models > Model demo, in front of the demo profile.
     demo, panel = window.demo, window.proxy
     window.tabs.setCurrentWidget(demo)
     panel.profile.setCurrentIndex(panel.profile.findData("demo"))

@@ -4,8 +4,8 @@ of ``take_browser.py``).
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/screenshots/take_games.py
 
 It starts the app on a scratch database, opens the Library's "Browser games" entry, plays the
-bundled 2048 in the Game tab as a person would (arrow keys, same clock), then lets the offline
-demo model (``serve-model``'s scripted policy, over HTTP) play Snake in the Model demo tab, and
+bundled 2048 in the Play place's game pane as a person would (arrow keys, same clock), then lets the offline
+demo model (``serve-model``'s scripted policy, over HTTP) play Snake in Models > Model demo, and
 saves game-person.png and game-model.png next to this file.
 """
 
@@ -39,7 +39,7 @@ async def tour(window: Any) -> None:
         panel.play.click()
         go_ahead()
 
-    # 1. A person plays 2048 (task 2) in the Game tab: arrow keys, one action each.
+    # 1. A person plays 2048 (task 2) in the Play place's game pane: arrow keys, one action each.
     view = window.games
     pick("01_2048/01_02", "human")
 

@@ -110,17 +110,17 @@ class BrowserGamesKind:
     title = "Browser games"
     help = ("GameWorld-style browser games: press the game's keys or click; each action runs "
             "for its bound duration, 100 actions per task")
-    library_help = ("<b>Playing it yourself</b> opens the Game tab: the game runs in Chromium "
-                    "and your key presses and clicks become the actions a model sends (the "
-                    "game's semantic controls, or <i>press_key</i> / <i>click</i> under "
+    library_help = ("<b>Playing it yourself</b> opens it in Play, on the game pane: the game runs "
+                    "in Chromium and your key presses and clicks become the actions a model sends "
+                    "(the game's semantic controls, or <i>press_key</i> / <i>click</i> under "
                     "computer-use), each run for the duration the game binds to it and counted "
                     "against the same budget (GameWorld's 100). Holding a key is one "
-                    "action.<br><br><b>A model or scripted player</b> opens in Model "
+                    "action.<br><br><b>A model or scripted player</b> opens in Models > Model "
                     "demo.<br><br>Settings: <i>tools:semantic</i> and <i>tools:computer-use</i> "
-                    "pause the game between actions (the same clock for everyone); the "
-                    "<i>-rt</i> ones play in real time.")
+                    "pause the game between actions (the same clock for everyone); the <i>-rt</i> "
+                    "ones play in real time.")
     """What the Library's task panel says about playing a game."""
-    play_place = "the Game tab"
+    play_place = "the game pane (Play)"
     view = "game"
     """Played in the browser pane with a game's HUD (the pane turns keys and clicks into
     actions through :meth:`person_input`)."""

@@ -82,14 +82,14 @@ class CssRepairKind:
     title = "CSS repair"
     help = ("Make the page look like the target: find the rules of an element, read a rule, "
             "edit one property (a new screenshot follows), revert, and say it is fixed.")
-    library_help = ("<b>Playing it yourself</b> opens the CSS repair tab: pick an element, "
-                    "find its rules, show a rule, edit one property or revert the last edit; "
-                    "each press is one round, recorded as the tool call a model makes, and a "
-                    "new screenshot follows every edit. Say it is fixed when the page matches "
-                    "the target (10 rounds).<br><br><b>A model or scripted player</b> opens in "
-                    "Model demo; the scripted solver restores the changed property.")
+    library_help = ("<b>Playing it yourself</b> opens it in Play, on the CSS repair tools: pick an "
+                    "element, find its rules, show a rule, edit one property or revert the last "
+                    "edit; each press is one round, recorded as the tool call a model makes, and a "
+                    "new screenshot follows every edit. Say it is fixed when the page matches the "
+                    "target (10 rounds).<br><br><b>A model or scripted player</b> opens in Models "
+                    "> Model demo; the scripted solver restores the changed property.")
     """What the Library's task panel says about repairing a page."""
-    play_place = "the CSS repair tab"
+    play_place = "the CSS repair tools (Play)"
     library_columns = ("Project", "Property kind", "Style sheets", "Rules")
     """The Library's columns for a task (``library_values``): the project, what kind of
     property broke (layout, spacing, size, ...; never the property, its rule or its value),

@@ -94,14 +94,14 @@ class WebKind:
             "write an action: " + MOVES)
     move_help = MOVES
     """How a model writes one action (the prompt's and the play view's action help)."""
-    library_help = ("<b>Playing it yourself</b> opens the Browser tab: the page runs in "
-                    "Chromium, and your clicks, typing, wheel and keys are recorded as the "
-                    "actions a model sends (<i>click [id]</i>, <i>type [id] [text]</i>, "
-                    "<i>scroll [down]</i>, <i>press [keys]</i>, <i>go_back</i> ...), counted "
-                    "against the same budget. You finish with the answer box (<i>stop "
-                    "[answer]</i>).<br><br><b>A model or scripted player</b> opens in Model "
-                    "demo, showing the page as the model sees it; the scripted solver replays "
-                    "the task's reference actions.<br><br>Settings: <i>default</i> and "
+    library_help = ("<b>Playing it yourself</b> opens it in Play, in the browser pane: the page "
+                    "runs in Chromium, and your clicks, typing, wheel and keys are recorded as the "
+                    "actions a model sends (<i>click [id]</i>, <i>type [id] [text]</i>, <i>scroll "
+                    "[down]</i>, <i>press [keys]</i>, <i>go_back</i> ...), counted against the "
+                    "same budget. You finish with the answer box (<i>stop "
+                    "[answer]</i>).<br><br><b>A model or scripted player</b> opens in Models > "
+                    "Model demo, showing the page as the model sees it; the scripted solver "
+                    "replays the task's reference actions.<br><br>Settings: <i>default</i> and "
                     "<i>vwa:som</i> show the model the screenshot with numbered boxes and the "
                     "element list; <i>vwa:text</i> the list only.")
     """What the Library's task panel says about playing web tasks."""

@@ -93,15 +93,15 @@ class WebUIKind:
     title = "Web pages (MageBench WebUI)"
     help = ("Write index.html (and style.css, script.js) so that the page looks and behaves "
             "like the target screenshots; each submission is rendered and scored by AES.")
-    library_help = ("<b>Playing it yourself</b> opens the Code tab: write index.html (and "
-                    "style.css, script.js) beside the target screenshots; in Online settings a "
-                    "live render of your page follows your typing, in <i>webui:global</i> "
-                    "nothing is rendered before you submit. Each submission is one action, "
-                    "scored by Atomic Element Similarity.<br><br><b>A model or scripted "
-                    "player</b> opens in Model demo; the scripted solver submits the reference "
-                    "page.")
+    library_help = ("<b>Playing it yourself</b> opens it in Play, in the code editor: write "
+                    "index.html (and style.css, script.js) beside the target screenshots; in "
+                    "Online settings a live render of your page follows your typing, in "
+                    "<i>webui:global</i> nothing is rendered before you submit. Each submission is "
+                    "one action, scored by Atomic Element Similarity.<br><br><b>A model or "
+                    "scripted player</b> opens in Models > Model demo; the scripted solver submits "
+                    "the reference page.")
     """What the Library's task panel says about writing a page."""
-    play_place = "the code editor"
+    play_place = "the code editor (Play)"
     library_columns = ("Page type", "Interactions", "Elements", "Files")
     """The Library's columns for a task (``library_values``): what kind of page, which
     scripted interactions the test makes, how many elements the target page has, which files

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pytest
 from pb_lightsout import KIND, SPEC
 from pb_lightsout.kind import LEVEL_DIR
+from PySide6.QtCore import Qt
 
 from playbench.app.ui.models.prefs import Prefs, PrefsStore
 from tests.ui.conftest import ANNOTATOR
@@ -162,7 +163,7 @@ def solve_by_mouse_and_keys(qtbot, window, session, press: str = "Space",
     cursor there with the arrow keys and pressing ``press`` (a Qt key; the app names it
     ``recorded``), the rest by clicks; then check what was recorded."""
     plan = SPEC.solve(None, SPEC.make_rules({}).start(session.task.level), None)
-    board = window.play.board
+    board = window.play_place.view("board").board
     first, second, *rest = plan
     click_frame(qtbot, board, *centre(session.geometry.area(session.state, first)))
     wait_steps(qtbot, session, 1)
@@ -172,7 +173,7 @@ def solve_by_mouse_and_keys(qtbot, window, session, press: str = "Space",
         key(qtbot, board, "Down")
     for _ in range(abs(second.col - first.col)):
         key(qtbot, board, "Right" if second.col > first.col else "Left")
-    assert window.play.input.selected == (second.row, second.col)
+    assert window.play_place.view("board").input.selected == (second.row, second.col)
     assert len(session.steps) == 1
     key(qtbot, board, press)
     wait_steps(qtbot, session, 2)
@@ -217,3 +218,85 @@ def test_a_study_file_names_the_plugins_bundled_pack(tmp_path):
         {"game": "lightsout", "levels": "starter:2-3"}]))
     assert [(t.task.game, t.task.level) for t in spec.scored] == [
         ("lightsout", lv) for lv in KIND.load("starter")[1:3]]
+
+
+# -- a surface of the plugin's own: the lightpad kind plays on the plugin's button pad ------------
+
+
+def test_the_pad_kind_names_the_plugins_own_surface():
+    """The surface is found through its entry point only, by the name the kind gives."""
+    from pb_lightsout.pad import KIND as PAD
+    from pb_lightsout.pad_surface import SURFACE
+
+    from playbench.app.ui.surface_registry import SurfaceRegistry
+
+    surfaces = SurfaceRegistry()
+    assert "lightpad" in surfaces.names()
+    assert surfaces.for_game(PAD.name) is SURFACE and PAD.view == SURFACE.name
+
+
+def pad_plan(session) -> list:
+    from pb_lightsout.pad import PAD_SPEC
+    return PAD_SPEC.solve(None, PAD_SPEC.make_rules({}).start(session.task.level), None)
+
+
+def test_a_person_solves_a_board_on_the_plugins_button_pad(make_window, qtbot):
+    """The Play place shows the plugin's own view; each button press is the action a model
+    would send, recorded with the person's raw input, through the one episode host."""
+    from pb_lightsout.pad import KIND as PAD
+
+    window = make_window()
+    number = next(lv.number for lv in PAD.load("starter") if lv.meta["optimal"] >= 3)
+    session = start_level(qtbot, window, PAD.name, "starter", number)
+    view = window.play_place.view_for(PAD.name)
+    assert type(view).__module__ == "pb_lightsout.pad_surface"
+    assert window.current_page() is view  # the place shows the pad, not the board
+    plan = pad_plan(session)
+    for cell in plan:
+        wait_ready(qtbot, session)
+        qtbot.waitUntil(lambda cell=cell: (cell.row, cell.col) in view.buttons)
+        qtbot.mouseClick(view.buttons[(cell.row, cell.col)], Qt.MouseButton.LeftButton)
+    wait_end(qtbot, session)
+    assert session.result.end_reason == "solved"
+    assert "Solved" in view.status.text()
+    steps = window.state.store.steps(session.episode_id)
+    assert [s.action for s in steps] == [f"[{c.row}, {c.col}]" for c in plan]
+    assert [s.raw for s in steps] == [f"button:{c.row},{c.col}" for c in plan]
+
+
+def test_giving_up_on_the_pad_asks_first_and_ends_the_episode(make_window, qtbot):
+    """Give up on the plugin's surface goes through the host's question, as on every surface."""
+    from pb_lightsout.pad import KIND as PAD
+
+    from tests.ui.helpers import give_up
+
+    window = make_window()
+    session = start_level(qtbot, window, PAD.name, "starter", 1)
+    view = window.play_place.view_for(PAD.name)
+    give_up(qtbot, view)
+    wait_end(qtbot, session)
+    assert session.result.end_reason == "gave_up"
+
+
+def test_a_script_plays_the_pad_kind_in_the_model_demo(make_window, qtbot):
+    """The surface's model session: the solver plays a pad level in the Models place."""
+    from pb_lightsout.pad import KIND as PAD
+
+    window = make_window()
+    session = start_level(qtbot, window, PAD.name, "starter", 2, player="solver")
+    wait_end(qtbot, session, timeout=30000)
+    assert session.result.end_reason == "solved"
+    assert window.current_page() is window.demo
+
+
+def test_a_model_behind_serve_model_solves_the_pad_kind(pb, serve_model):
+    r = pb("models", "add", "oracle", "--base-url", serve_model, "--model", "playbench-oracle",
+           "--state-hints", "--max-retries", "0")
+    assert r.code == 0, r.err
+    r = pb("run", "--game", "lightpad", "--levels", "starter:1-3", "--player", "model:oracle",
+           "--setting", "tools:image", "--no-progress")
+    assert r.code == 0, r.err
+    r = pb("results", "--format", "json")
+    rows = [row for row in json.loads(r.out)["rows"] if row["game"] == "lightpad"]
+    assert [(row["participant"], row["accuracy"], row["episodes"]) for row in rows] == [
+        ("oracle", 100.0, 3)]

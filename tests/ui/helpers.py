@@ -68,14 +68,14 @@ def start_level(qtbot, window, game: str, pack: str, number: int, setting: str =
     start.setting.setCurrentIndex(start.setting.findData(setting))
     if max_actions is not None:
         start.max_actions.setValue(max_actions)
-    view = window.play if player == "human" else window.demo
+    view = window.play_place.view_for(game) if player == "human" else window.demo
     before = view.session
     qtbot.mouseClick(start.play, Qt.MouseButton.LeftButton)
     _go_ahead_if_asked(qtbot)  # a level still running: "Stop it and start"
     qtbot.waitUntil(lambda: view.session is not None and view.session is not before
                     and view.session.episode_id != 0, timeout=20000)
     if player == "human":
-        qtbot.waitUntil(lambda: view.player.waiting, timeout=10000)
+        qtbot.waitUntil(lambda: view.session.player.waiting, timeout=10000)
     return view.session
 
 

@@ -54,8 +54,8 @@ class HarnessThread(threading.Thread):
 
 def started(qtbot, window):
     """Open the tab and press Start endpoint; returns the view once it listens."""
-    view = window.answer
-    window.tabs.setCurrentWidget(view)
+    view = window.models.answer
+    window.show_page(view)
     assert view.port.value() == 8766  # serve-human's default port
     view.port.setValue(0)  # any free port: tests run beside other servers
     qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
@@ -156,9 +156,10 @@ def test_two_harnesses_at_once_queue_oldest_first(make_window, qtbot):
     wait_for(qtbot, view, "t-second", n=2)
     rows = [view.list.item(i).text() for i in range(2)]
     assert "task t-first" in rows[0] and "task t-second" in rows[1]
-    window.tabs.setCurrentWidget(window.library)  # the tab's title says requests wait
-    assert window.tabs.tabText(window.tabs.indexOf(view)) == "Answer a harness (2)"
-    window.tabs.setCurrentWidget(view)
+    window.show_page(window.library)  # the places' titles say requests wait
+    assert window.tabs.tabText(window.tabs.indexOf(window.models)) == "Models (2)"
+    assert window.models.tabText(window.models.indexOf(view)) == "Answer a harness (2)"
+    window.show_page(view)
     older = view.compose.request
     assert older.task_id == "t-first"  # the oldest is shown first
 

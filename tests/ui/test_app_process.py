@@ -29,11 +29,12 @@ DRIVER = textwrap.dedent("""
         lib.select("sokoban", "ingvp")
         lib.select_level(1)
         lib.start.play.click()
-        session = window.play.session
+        session = window.play_place.view("board").session
         solution = session.task.level.meta["solution"]
         def moves():
             for m in solution[:2]:
-                window.play._key({"U": "Up", "D": "Down", "L": "Left", "R": "Right"}[m])
+                view = window.play_place.view("board")
+                view._key({"U": "Up", "D": "Down", "L": "Left", "R": "Right"}[m])
         def report():
             if len(session.steps) >= 2:
                 print(f"EPISODE {session.episode_id} STEPS {len(session.steps)}", flush=True)

@@ -18,6 +18,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from playbench.app.ui.models.web_session import WebRuntime
+from playbench.app.ui.web_runtime import use_runtime
 from playbench.games.web.browser import Browser
 from playbench.resources.web.site import ClassifiedsServer
 from tests.ui.helpers import close_window, confirm_box
@@ -72,7 +73,7 @@ def shared(qloop, qapp):
 def window(make_window, shared):
     w = make_window()
     w.resize(1480, 920)
-    w.web.runtime = WebRuntime(*shared)
+    use_runtime(w.ctx, WebRuntime(*shared))
     return w
 
 
@@ -81,13 +82,13 @@ def window(make_window, shared):
 def start_task(qtbot, window, task_id: int, player: str = "human", setting: str = "default"):
     lib = window.library
     lib.select("web")
-    panel = lib.web
+    panel = lib.panel("web")
     qtbot.waitUntil(lambda: bool(panel.rows))
     panel.select_task(task_id)
     panel.player.setCurrentIndex(panel.player.findData(player))
     panel.setting.setCurrentIndex(panel.setting.findData(setting))
     qtbot.mouseClick(panel.play, Qt.MouseButton.LeftButton)
-    view = window.web if player == "human" else window.demo
+    view = window.play_place.view("browser") if player == "human" else window.demo
     qtbot.waitUntil(lambda: view.session is not None and view.session.episode_id != 0,
                     timeout=TIMEOUT)
     if player == "human":
@@ -99,8 +100,8 @@ def idle(qtbot, view) -> None:
     """Until the episode waits for the person with nothing queued (or has ended)."""
     def ready() -> bool:
         s = view.session
-        return s.result is not None or (s.player.waiting and not view.inputs.in_flight
-                                        and not view.inputs.waiting)
+        return s.result is not None or (s.player.waiting and not view.host.inputs.in_flight
+                                        and not view.host.inputs.waiting)
     qtbot.waitUntil(ready, timeout=TIMEOUT)
 
 
@@ -148,7 +149,7 @@ def recorded(window, session) -> list:
 @pytest.mark.smoke
 def test_a_click_on_an_element_is_click_of_its_id_counted_like_a_models(window, qtbot):
     session = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     assert view.marks.isChecked() and view.page.canvas.show_marks  # default: as the model sees
     assert view.hud.actions_left.text() == "30" and view.hud.actions_of.text() == "of 30"
     qtbot.waitUntil(lambda: view.page.frames_received > 0, timeout=TIMEOUT)  # the screencast
@@ -177,7 +178,7 @@ def test_a_click_on_an_element_is_click_of_its_id_counted_like_a_models(window, 
 
 def test_a_click_on_empty_space_is_a_marked_coordinate_click(window, qtbot):
     session = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     px, py = click_page(qtbot, view, 20, 300)  # the margin beside the banner: no element
     steps_done(qtbot, view, 1)
     step = session.steps[0]
@@ -189,7 +190,7 @@ def test_a_click_on_empty_space_is_a_marked_coordinate_click(window, qtbot):
 
 def test_typing_then_enter_is_one_type_action(window, qtbot):
     session = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     search = element(view, "INPUT", "Search listings")
     click_element(qtbot, view, search)
     qtbot.keyClicks(view.page.canvas, "red ")
@@ -210,7 +211,7 @@ def test_typing_then_enter_is_one_type_action(window, qtbot):
 
 def test_scroll_back_keys_tabs_and_the_answer_box(window, qtbot):
     session = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     wheel(view, 1)
     steps_done(qtbot, view, 1)
     click_element(qtbot, view, element(view, "A", "Cars"))
@@ -246,7 +247,7 @@ def test_scroll_back_keys_tabs_and_the_answer_box(window, qtbot):
 
 def test_invalid_actions_are_recorded_and_counted(window, qtbot):
     session = start_task(qtbot, window, 0, setting="vwa:text")
-    view = window.web
+    view = window.play_place.view("browser")
     assert not view.marks.isChecked()  # the text-only model sees no boxes
     view.typed.setText("click [999]")
     qtbot.keyClick(view.typed, Qt.Key.Key_Return)
@@ -270,7 +271,7 @@ def test_invalid_actions_are_recorded_and_counted(window, qtbot):
 
 def test_the_answer_box_stays_put_and_ending_the_task_asks_first(window, qtbot):
     session = start_task(qtbot, window, 0, setting="vwa:text")
-    view = window.web
+    view = window.play_place.view("browser")
     page = view.answer.window()
 
     def where(w) -> tuple[int, int, int, int]:
@@ -318,7 +319,7 @@ def test_the_answer_box_stays_put_and_ending_the_task_asks_first(window, qtbot):
 
 def test_a_list_choice_comes_from_a_menu(window, qtbot):
     session = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     select = element(view, "SELECT", "All categories")
     click_element(qtbot, view, select)
     qtbot.waitUntil(lambda: view.menu is not None and view.menu.isVisible())
@@ -331,7 +332,7 @@ def test_a_list_choice_comes_from_a_menu(window, qtbot):
 
 def test_closing_mid_episode_leaves_it_interrupted(window, qtbot):
     session = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     click_element(qtbot, view, element(view, "A", "Cars"))
     steps_done(qtbot, view, 1)
     store, episode_id = window.state.store, session.episode_id
@@ -353,10 +354,10 @@ def test_closing_mid_episode_leaves_it_interrupted(window, qtbot):
 def test_starting_another_web_task_while_one_runs_asks_first(window, qtbot):
     """As on the Play tab: a person's running web task is never stopped without asking."""
     first = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     click_element(qtbot, view, element(view, "A", "Cars"))
     steps_done(qtbot, view, 1)
-    panel = window.library.web
+    panel = window.library.panel("web")
     panel.select_task(1)
     qtbot.mouseClick(panel.play, Qt.MouseButton.LeftButton)
     box = confirm_box(qtbot)
@@ -377,7 +378,7 @@ def test_starting_another_web_task_while_one_runs_asks_first(window, qtbot):
 def test_human_and_model_episodes_side_by_side(window, qtbot):
     # The person solves task 0 in the pane ...
     human = start_task(qtbot, window, 0)
-    view = window.web
+    view = window.play_place.view("browser")
     search = element(view, "INPUT", "Search listings")
     click_element(qtbot, view, search)
     qtbot.keyClicks(view.page.canvas, "Solid road bike")
@@ -407,7 +408,7 @@ def test_human_and_model_episodes_side_by_side(window, qtbot):
     readable(qtbot, viewer.board, lambda: viewer.zoomed)
     # ... and the Compare view puts both side by side on one scrubber.
     compare = window.compare
-    window.tabs.setCurrentWidget(compare)
+    window.show_page(compare)
     qtbot.waitUntil(lambda: compare.loading is not None and compare.loading.done(),
                     timeout=TIMEOUT)
     task_id = window.state.store.episode(human.episode_id).task.id

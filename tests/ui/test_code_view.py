@@ -46,8 +46,8 @@ def type_page(qtbot, view, files: dict[str, str]) -> None:
 def test_a_person_types_a_page_and_submits_it(qtbot, make_window, db_url, setting):
     window = make_window()
     window.start(request(setting))
-    view = window.code
-    assert window.tabs.currentWidget() is view
+    view = window.play_place.view("code")
+    assert window.current_page() is view
     qtbot.waitUntil(lambda: view.submit_button.isEnabled(), timeout=TIMEOUT)
     assert view.targets_layout.count() >= 4  # two captioned target screenshots
     online = setting == "webui:online"
@@ -86,7 +86,7 @@ def test_an_interrupted_page_resumes_from_episodes_with_the_last_submission(
 
     window = make_window()
     window.start(request("webui:online"))
-    view = window.code
+    view = window.play_place.view("code")
     qtbot.waitUntil(lambda: view.submit_button.isEnabled(), timeout=TIMEOUT)
     first = {"index.html": "<h1>Newsletter sign-up</h1>"}
     type_page(qtbot, view, first)
@@ -106,10 +106,10 @@ def test_an_interrupted_page_resumes_from_episodes_with_the_last_submission(
                     timeout=TIMEOUT)
     assert viewer.resume.isVisible()
     qtbot.mouseClick(viewer.resume, Qt.MouseButton.LeftButton)
-    view = window.code
+    view = window.play_place.view("code")
     qtbot.waitUntil(lambda: view.session is not None and view.session.episode_id == episode_id,
                     timeout=TIMEOUT)
-    assert window.tabs.currentWidget() is view
+    assert window.current_page() is view
     qtbot.waitUntil(lambda: view.submit_button.isEnabled(), timeout=TIMEOUT)
     assert view.editor.files()["index.html"] == first["index.html"]
     assert view.budget.text() == f"Submissions: 1 of {SETTINGS['webui:online'].budget.max_actions}"

@@ -66,7 +66,7 @@ def seeded_window(make_window, qtbot, aloop, tmp_path, blind: bool = False):
 
 def open_task(qtbot, window):
     view = window.compare
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.loading is not None and view.loading.done(), timeout=10000)
     view.study.setCurrentIndex(view.study.findData("pilot"))
     view.refresh(reload=True)
@@ -137,14 +137,14 @@ def test_lanes_scrub_together_and_the_divergence_is_marked(
     assert (view.comparison.divergence.row, view.comparison.divergence.kind) == (1, "ended")
 
     # Leaving the tab and coming back keeps the ticks; a new episode of the task is picked up.
-    window.tabs.setCurrentWidget(window.library)
-    window.tabs.setCurrentWidget(view)
+    window.show_page(window.library)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.loading.done(), timeout=10000)
     assert len(view.lanes) == 4
     job = aloop.create_task(run_sweep(store, "pilot", player_factory("solver"), repeat=2))
     qtbot.waitUntil(job.done, timeout=30000)
-    window.tabs.setCurrentWidget(window.library)
-    window.tabs.setCurrentWidget(view)
+    window.show_page(window.library)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.loading.done() and len(view.full.lanes) == 5, timeout=10000)
     assert [w.lane.participant for w in view.lanes] == [ANNOTATOR, "bob", "solver", "solver"]
 
@@ -175,7 +175,7 @@ def test_blind_study_episodes_tab_shows_an_annotator_only_their_own_without_scor
         make_window, qtbot, aloop, tmp_path):
     window = seeded_window(make_window, qtbot, aloop, tmp_path, blind=True)
     viewer = window.episodes
-    window.tabs.setCurrentWidget(viewer)
+    window.show_page(viewer)
     job = viewer.refresh()
     qtbot.waitUntil(job.done, timeout=10000)
     assert [(s.participant, s.solved) for s in viewer.shown] == [(ANNOTATOR, None)]
@@ -230,7 +230,7 @@ def test_web_task_screenshots_compare_like_boards(make_window, qtbot):
                                 ["click [12]", "type [5] [guitar]"], 1)
     model = record_web_episode(store, ("model", "demo"), ["click [12]", "click [7]", "stop"], 2)
     view = window.compare
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.loading is not None and view.loading.done()
                     and view.full is not None, timeout=10000)
     assert [w.lane.episode_id for w in view.lanes] == [person, model]

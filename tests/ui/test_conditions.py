@@ -11,7 +11,7 @@ from tests.ui.helpers import ARROW_OF, give_up, key, start_level, wait_end, wait
 def test_one_step_plan_is_typed_then_submitted_once(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 2, setting="ingvp:image-one")
-    play = window.play
+    play = window.play_place.view("board")
     assert play.plan.isVisible() and play.submit.isVisible() and not play.typed.isVisible()
     first_frame = play.board._image
     solution = session.task.level.meta["solution"]
@@ -35,9 +35,10 @@ def test_one_step_plan_is_typed_then_submitted_once(make_window, qtbot):
 def test_history_is_hidden_without_history_and_listed_with_it(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "maze", "ingvp", 1, setting="ingvp:image-multi")
-    hud = window.play.hud
+    hud = window.play_place.view("board").hud
     assert not hud.history.isVisible() and not hud.history_title.isVisible()
-    key(qtbot, window.play.board, ARROW_OF[session.task.level.meta["solution"][0]])
+    key(qtbot, window.play_place.view("board").board,
+        ARROW_OF[session.task.level.meta["solution"][0]])
     wait_steps(qtbot, session, 1)
     assert hud.history.count() == 0
 
@@ -45,14 +46,14 @@ def test_history_is_hidden_without_history_and_listed_with_it(make_window, qtbot
                           setting="ingvp:image-multi-history")
     assert hud.history.isVisible()
     move = session.task.level.meta["solution"][0]
-    key(qtbot, window.play.board, ARROW_OF[move])
+    key(qtbot, window.play_place.view("board").board, ARROW_OF[move])
     wait_steps(qtbot, session, 1)
     assert hud.history.count() == 1 and hud.history.item(0).text().startswith(f"1. {move}")
 
 
 def test_undo_only_where_the_setting_and_game_allow_it(make_window, qtbot):
     window = make_window()
-    play = window.play
+    play = window.play_place.view("board")
     # Sokoban with history: undo allowed (ING-VP).
     session = start_level(qtbot, window, "sokoban", "ingvp", 1,
                           setting="ingvp:image-multi-history")
@@ -82,10 +83,11 @@ def test_undo_only_where_the_setting_and_game_allow_it(make_window, qtbot):
 def test_text_setting_shows_the_text_encoding_not_the_picture(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1, setting="ingvp:text-multi")
-    board = window.play.board
+    board = window.play_place.view("board").board
     assert board._image is None and board._text == session.observation.text
-    assert "no picture" in window.play.hud.help.text()
-    assert not window.play.hud.text.isVisible()   # shown once, in the board's place
+    assert "no picture" in window.play_place.view("board").hud.help.text()
+    # shown once, in the board's place
+    assert not window.play_place.view("board").hud.text.isVisible()
     move = session.task.level.meta["solution"][0]
     key(qtbot, board, ARROW_OF[move])
     wait_steps(qtbot, session, 1)
@@ -97,6 +99,6 @@ def test_text_setting_shows_the_text_encoding_not_the_picture(make_window, qtbot
 def test_both_setting_shows_picture_and_text(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "hanoi", "ingvp", 1, setting="default")
-    hud = window.play.hud
-    assert window.play.board._image is not None
+    hud = window.play_place.view("board").hud
+    assert window.play_place.view("board").board._image is not None
     assert hud.text.isVisible() and hud.text.toPlainText() == session.observation.text

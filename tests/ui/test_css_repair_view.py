@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import QEventLoop, Qt
 
 from playbench.app.ui.models.web_session import WebRuntime
+from playbench.app.ui.web_runtime import use_runtime
 from playbench.games.web.browser import Browser
 
 pytestmark = pytest.mark.browser
@@ -80,8 +81,7 @@ def ready(qtbot, view, steps: int) -> None:
 def test_a_person_repairs_the_css_with_the_models_tools(qtbot, make_window, shared):
     window = make_window()
     window.resize(1280, 800)
-    window.web.runtime = WebRuntime(shared)
-    window.css.runtime = window.web.runtime
+    use_runtime(window.ctx, WebRuntime(shared))
     lib = window.library
     lib.select("css-repair")
     panel = next(p for p in lib.panels if p.kind.name == "css-repair")
@@ -90,10 +90,10 @@ def test_a_person_repairs_the_css_with_the_models_tools(qtbot, make_window, shar
     panel.player.setCurrentIndex(panel.player.findData("human"))
     panel.setting.setCurrentIndex(panel.setting.findData("default"))
     click(qtbot, panel.play)
-    view = window.css
+    view = window.play_place.view("css")
     qtbot.waitUntil(lambda: view.session is not None and view.find_rules.isEnabled(),
                     timeout=TIMEOUT)
-    assert window.tabs.currentWidget() is view
+    assert window.current_page() is view
     assert view.model.start_ssim < 0.8
     assert view.picture.pixmap() is not None and not view.picture.pixmap().isNull()
 
@@ -135,7 +135,7 @@ def test_a_person_repairs_the_css_with_the_models_tools(qtbot, make_window, shar
     ]
     assert all(s.valid for s in stored)
     assert session.budget.max_actions == 10
-    assert view.view_episode.isVisible()
+    assert view.view_episode_button.isVisible()
 
 
 def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shared):
@@ -144,8 +144,7 @@ def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shar
     rounds is used, and saying it is fixed ends the episode solved."""
     window = make_window()
     window.resize(1280, 800)
-    window.web.runtime = WebRuntime(shared)
-    window.css.runtime = window.web.runtime
+    use_runtime(window.ctx, WebRuntime(shared))
     lib = window.library
     lib.select("css-repair")
     panel = next(p for p in lib.panels if p.kind.name == "css-repair")
@@ -153,7 +152,7 @@ def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shar
     panel.select_task(1)  # bakery: the top bar's display: flex became block
     panel.player.setCurrentIndex(panel.player.findData("human"))
     click(qtbot, panel.play)
-    view = window.css
+    view = window.play_place.view("css")
     qtbot.waitUntil(lambda: view.session is not None and view.find_rules.isEnabled(),
                     timeout=TIMEOUT)
     choose(qtbot, view.elements, "header.top")
@@ -178,7 +177,7 @@ def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shar
     click(qtbot, viewer.resume)
     qtbot.waitUntil(lambda: view.session is not first and view.session is not None
                     and view.find_rules.isEnabled(), timeout=TIMEOUT)
-    assert window.tabs.currentWidget() is view
+    assert window.current_page() is view
     assert view.session.episode_id == episode_id and len(view.session.steps) == 2
     assert view.model.ssim > 0.9  # the recorded edit was applied again
     click(qtbot, view.done)

@@ -99,13 +99,13 @@ def test_file_dialogs_on_the_database_folder_lose_no_locks_and_no_steps(
     url = f"sqlite:///{db}"
     window = make_window(url)
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
-    board = window.play.board
+    board = window.play_place.view("board").board
     for name in ("Left", "Right", "Left", "Right", "Up", "Down"):
         key(qtbot, board, name)
     wait_steps(qtbot, session, 6)
     assert held_locks(folder) == ["pb.db", "pb.db-shm"]
 
-    window.tabs.setCurrentWidget(window.results)  # builds the plot panel
+    window.show_page(window.results)  # builds the plot panel
     qtbot.waitUntil(lambda: window.results.plot is not None)
     settings = window.open_settings()
     dialogs = {
@@ -113,7 +113,7 @@ def test_file_dialogs_on_the_database_folder_lose_no_locks_and_no_steps(
         "Results: export plot": lambda: window.results.plot._choose_file(),
         "Settings: database file": settings._browse,
         "Library: add level file": window.library._add_file,
-        "Library: add web task file": window.library.web._add_file,
+        "Library: add web task file": window.library.panel("web")._add_file,
         "Studies: create from file": window.studies._choose_file,
     }
     closer = CancelWhenListed(folder)
@@ -125,7 +125,7 @@ def test_file_dialogs_on_the_database_folder_lose_no_locks_and_no_steps(
         assert held_locks(folder) == ["pb.db", "pb.db-shm"], f"{what} dropped our locks"
     closer.timer.stop()
     settings.reject()
-    window.tabs.setCurrentWidget(window.play)
+    window.show_page(window.play_place.view("board"))
 
     for args in (["episodes"], ["run", "--game", "sokoban", "--levels", "ingvp:1", "--player",
                                 "random", "--budget", "10", "--no-progress"]):

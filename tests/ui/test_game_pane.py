@@ -21,6 +21,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from playbench.app.ui.models.web_session import WebRuntime
+from playbench.app.ui.web_runtime import use_runtime
 from playbench.games.web.browser import Browser
 from tests.ui.helpers import confirm_box
 
@@ -73,7 +74,7 @@ def shared(qloop, qapp):
 def window(make_window, shared):
     w = make_window()
     w.resize(1480, 920)
-    w.web.runtime = WebRuntime(shared)
+    use_runtime(w.ctx, WebRuntime(shared))
     return w
 
 
@@ -92,7 +93,7 @@ def start_game(qtbot, window, player: str = "human", setting: str = "default",
     if actions is not None:
         panel.max_actions.setValue(actions)
     qtbot.mouseClick(panel.play, Qt.MouseButton.LeftButton)
-    view = window.games if player == "human" else window.demo
+    view = window.play_place.view("game") if player == "human" else window.demo
     qtbot.waitUntil(lambda: view.session is not None and view.session.episode_id != 0,
                     timeout=START)
     if player == "human":
@@ -104,8 +105,8 @@ def idle(qtbot, view) -> None:
     """Until the episode waits for the person with nothing queued (or has ended)."""
     def ready() -> bool:
         s = view.session
-        return s.result is not None or (s.player.waiting and not view.inputs.in_flight
-                                        and not view.inputs.waiting)
+        return s.result is not None or (s.player.waiting and not view.host.inputs.in_flight
+                                        and not view.host.inputs.waiting)
     qtbot.waitUntil(ready, timeout=TIMEOUT)
 
 
@@ -143,7 +144,7 @@ def game_time_passes(qtbot, view) -> float:
 @pytest.mark.smoke
 def test_a_persons_keys_are_the_models_actions_on_the_same_clock(window, qtbot):
     session = start_game(qtbot, window)
-    view = window.games
+    view = window.play_place.view("game")
     canvas = view.page.canvas
     assert session.budget.max_actions == 100  # GameWorld's budget, as a model's
     assert view.hud.actions_left.text() == "100" and view.hud.actions_of.text() == "of 100"
@@ -210,7 +211,7 @@ def test_a_persons_keys_are_the_models_actions_on_the_same_clock(window, qtbot):
 
 def test_real_time_and_computer_use_settings(window, qtbot):
     session = start_game(qtbot, window, setting="tools:computer-use-rt")
-    view = window.games
+    view = window.play_place.view("game")
     canvas = view.page.canvas
     assert "runs on" in view.clock.text()
     assert game_time_passes(qtbot, view) > 0  # real time: the game does not wait
@@ -233,7 +234,7 @@ def test_real_time_and_computer_use_settings(window, qtbot):
 
 def test_a_person_and_a_model_side_by_side_in_compare(window, qtbot):
     human = start_game(qtbot, window, actions=3)
-    view = window.games
+    view = window.play_place.view("game")
     for key in (Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_Right):
         qtbot.keyClick(view.page.canvas, key)
     qtbot.waitUntil(lambda: human.result is not None, timeout=TIMEOUT)
@@ -246,7 +247,7 @@ def test_a_person_and_a_model_side_by_side_in_compare(window, qtbot):
     assert len(model.steps) == 3 and all(s.valid for s in model.steps)
     assert demo.page.canvas.image is not None and demo.page.canvas.image.width() == 1280
     compare = window.compare
-    window.tabs.setCurrentWidget(compare)
+    window.show_page(compare)
     qtbot.waitUntil(lambda: compare.loading is not None and compare.loading.done(),
                     timeout=TIMEOUT)
     task_id = window.state.store.episode(human.episode_id).task.id
@@ -286,8 +287,8 @@ def test_a_users_gameworld_catalog_folder_plays_like_a_bundled_game(window, qtbo
     assert panel.sets.currentText() == "my-gameworld (folder)"
     session = start_game(qtbot, window)
     assert session.task.level.meta["catalog"] != "bundled"
-    qtbot.keyClick(window.games.page.canvas, Qt.Key.Key_Down)
-    steps_done(qtbot, window.games, 1)
+    qtbot.keyClick(window.play_place.view("game").page.canvas, Qt.Key.Key_Down)
+    steps_done(qtbot, window.play_place.view("game"), 1)
     assert session.steps[0].action == "move_down" and session.steps[0].valid
-    window.games.stop()
+    window.play_place.view("game").stop()
     qtbot.waitUntil(lambda: session.result is not None, timeout=TIMEOUT)

@@ -19,7 +19,7 @@ def test_a_football_scenario_played_with_keys(make_window, qtbot, aloop):
     window = make_window()
     session = start_level(qtbot, window, "football", "magebench-mini", 5,
                           setting="magebench:online")
-    board = window.play.board
+    board = window.play_place.view("board").board
     pressed = []
     for name in PRESSES:
         if session.result is not None:
@@ -38,7 +38,7 @@ def test_a_football_scenario_played_with_keys(make_window, qtbot, aloop):
     assert [s.action for s in steps] == [KEYS[n] for n in pressed]
     assert [s.raw for s in steps] == [f"key:{n}" for n in pressed]
     assert all(s.valid for s in steps) and all(s.frame for s in steps)
-    assert window.play.board.isVisible()
+    assert window.play_place.view("board").board.isVisible()
     check = aloop.create_task(verify_episode(store, session.episode_id))
     qtbot.waitUntil(check.done, timeout=120000)
     assert check.result().steps_checked == len(steps)

@@ -46,7 +46,7 @@ def choose_annotator(qtbot, window, name: str) -> None:
 
 def play_moves(qtbot, window, session, n: int) -> None:
     for move in session.task.level.meta["solution"][:n]:
-        key(qtbot, window.play.board, ARROW_OF[move])
+        key(qtbot, window.play_place.view("board").board, ARROW_OF[move])
     wait_steps(qtbot, session, n)
     wait_ready(qtbot, session)
 
@@ -61,7 +61,7 @@ def test_changing_the_annotator_mid_task_asks_and_keeps_header_and_record_agreei
     box = question(qtbot, window)
     assert ANNOTATOR in box.text() and "ann-new" in box.text()
     answer(qtbot, box, yes=False)                     # changed their mind: nothing changes
-    assert session.result is None and window.play.busy
+    assert session.result is None and window.play_place.view("board").busy
     assert window.state.prefs.annotator == ANNOTATOR
     assert window.who_action.text() == f"Annotator: {ANNOTATOR}"
 
@@ -89,25 +89,25 @@ def test_starting_another_level_while_one_runs_asks_first(make_window, qtbot):
     box = question(qtbot, window)
     assert "stops it" in box.text()
     answer(qtbot, box, yes=False)
-    assert window.play.session is first and first.result is None
+    assert window.play_place.view("board").session is first and first.result is None
 
     qtbot.mouseClick(lib.start.play, Qt.MouseButton.LeftButton)
     answer(qtbot, question(qtbot, window), yes=True)
-    qtbot.waitUntil(lambda: window.play.session is not first
-                    and window.play.session.episode_id != 0, timeout=20000)
+    qtbot.waitUntil(lambda: window.play_place.view("board").session is not first
+                    and window.play_place.view("board").session.episode_id != 0, timeout=20000)
     assert first.result.status == "interrupted"
-    assert window.play.session.task.game == "maze"
+    assert window.play_place.view("board").session.task.game == "maze"
 
 
 def test_resume_prompt_offers_only_episodes_with_steps_and_discard_keeps_the_record(
         make_window, qtbot):
     window = make_window()
     empty = start_level(qtbot, window, "maze", "ingvp", 1)        # stopped before a move
-    window.stop_play_then(lambda: None)
+    window.play_place.view("board").host.stop_then(lambda: None)
     wait_end(qtbot, empty)
     failed = start_level(qtbot, window, "sokoban", "ingvp", 2)
     play_moves(qtbot, window, failed, 1)
-    window.stop_play_then(lambda: None)
+    window.play_place.view("board").host.stop_then(lambda: None)
     wait_end(qtbot, failed)
     store = window.state.store
     store.finish_episode(failed.episode_id, status="error", end_reason="error: boom",

@@ -42,11 +42,11 @@ def test_every_view_fits_a_laptop_screen(make_window, qtbot, aloop, tmp_path):
     compare = open_task(qtbot, window)
     assert len(compare.lanes) == 3
     results = window.results
-    window.tabs.setCurrentWidget(results)
+    window.show_page(results)
     computed(qtbot, results)
     assert results.table.rowCount() > 0
     viewer = window.episodes
-    window.tabs.setCurrentWidget(viewer)
+    window.show_page(viewer)
     qtbot.waitUntil(lambda: len(viewer.shown) > 0, timeout=10000)
     viewer.table.selectRow(0)
     qtbot.waitUntil(lambda: viewer.record is not None, timeout=10000)
@@ -64,15 +64,15 @@ def test_every_view_fits_a_laptop_screen(make_window, qtbot, aloop, tmp_path):
         hint = window.minimumSizeHint()
         assert hint.width() <= size[0] and hint.height() <= size[1], hint
 
-        window.tabs.setCurrentWidget(compare)
+        window.show_page(compare)
         fits(qtbot, window, size, "Compare")
         controls = [compare.jump, compare.researcher, compare.lanes[2], compare.nav.first,
                     compare.nav.prev, compare.nav.next, compare.nav.last]
         assert [w for w in controls if not inside(window, w)] == []
-        window.tabs.setCurrentWidget(results)
+        window.show_page(results)
         fits(qtbot, window, size, "Results")
         assert inside(window, results.export_button) and inside(window, results.researcher)
-        window.tabs.setCurrentWidget(viewer)
+        window.show_page(viewer)
         fits(qtbot, window, size, "Episodes")
         controls = [viewer.researcher, viewer.nav.first, viewer.nav.prev, viewer.nav.next,
                     viewer.nav.last]

@@ -57,7 +57,7 @@ def test_setting_and_budget_choices_reach_the_episode(make_window, qtbot):
     assert start.max_actions.value() == 50
     session = start_level(qtbot, window, "maze", "ingvp", 4, max_actions=12)
     assert session.budget.max_actions == 12
-    assert window.play.hud.actions_left.text() == "12"
+    assert window.play_place.view("board").hud.actions_left.text() == "12"
     row = window.state.store.episode(session.episode_id)
     assert row.episode.budget["max_actions"] == 12 and row.episode.setting == "default"
 
@@ -80,12 +80,12 @@ def test_every_browser_kind_gets_its_own_entry_and_panel(make_window, qtbot, mon
     titles = [lib.games.item(i).text() for i in range(lib.games.count())]
     assert titles[-2:] == ["Web tasks", "More web tasks"]
     web = [p for p in lib.panels if p.kind.view == "browser"]
-    assert [p.kind.name for p in web] == [installed.get(lib.web.kind.name).name, "more-web"]
-    assert lib.web is web[0]
+    assert [p.kind.name for p in web] == ["web", "more-web"]
+    assert lib.panel("web") is web[0]
     lib.select("more-web")
     qtbot.waitUntil(lambda: not web[1].isHidden())
     assert web[0].isHidden() and not lib.levels.isVisibleTo(lib)
-    lib.select(lib.web.kind.name)
+    lib.select("web")
     assert not web[0].isHidden() and web[1].isHidden()
     lib.select(available()[0], "ingvp")
     assert all(p.isHidden() for p in lib.panels) and lib.levels.isVisibleTo(lib)
@@ -96,16 +96,16 @@ def test_each_task_panel_says_how_its_own_kind_is_played(make_window, qtbot):
     the web tasks' text ("Play in the browser pane") because the panel chose by view."""
     window = make_window()
     panels = {p.kind.name: p for p in window.library.panels}
-    expected = {"web": ("Browser tab", "Play in the browser pane"),
-                "browser-games": ("Game tab", "Play in the Game tab"),
-                "webui": ("Code tab", "Play in the code editor"),
-                "css-repair": ("CSS repair tab", "Play in the CSS repair tab")}
+    expected = {"web": ("in the browser pane", "Play in the browser pane"),
+                "browser-games": ("on the game pane", "Play in the game pane (Play)"),
+                "webui": ("in the code editor", "Play in the code editor (Play)"),
+                "css-repair": ("on the CSS repair tools", "Play in the CSS repair tools (Play)")}
     for name, (tab, button) in expected.items():
         panel = panels[name]
         window.library.select(name)
         qtbot.waitUntil(lambda: not panel.isHidden() and panel.player.findData("human") >= 0)
         panel.player.setCurrentIndex(panel.player.findData("human"))
-        assert f"opens the {tab}" in panel.how.text(), name
+        assert f"opens it in Play, {tab}" in panel.how.text(), name
         qtbot.waitUntil(lambda: panel.play.text() == button, timeout=3000)
     web_words = panels["web"].how.text()
     assert all(p.how.text() != web_words for n, p in panels.items() if n != "web")

@@ -45,7 +45,7 @@ def _board_has_keys(qtbot, play, session) -> None:
 def test_focus_returns_to_the_board_after_every_play_button(make_window, qtbot):
     window = make_window()
     window.activateWindow()
-    play = window.play
+    play = window.play_place.view("board")
     session = start_level(qtbot, window, "sokoban", "ingvp", 1,
                           setting="ingvp:image-multi-history", max_actions=40)
     _board_has_keys(qtbot, play, session)
@@ -75,7 +75,7 @@ def test_focus_returns_to_the_board_after_every_play_button(make_window, qtbot):
 def test_give_up_asks_first_and_is_disabled_once_the_level_is_solved(make_window, qtbot):
     window = make_window()
     window.activateWindow()
-    play = window.play
+    play = window.play_place.view("board")
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
     qtbot.mouseClick(play.give_up, Qt.MouseButton.LeftButton)
     box = confirm_box(qtbot)
@@ -99,7 +99,7 @@ def test_give_up_asks_first_and_is_disabled_once_the_level_is_solved(make_window
 def test_digit_buttons_and_submit_plan_give_the_keys_back_to_the_board(make_window, qtbot):
     window = make_window()
     window.activateWindow()
-    play = window.play
+    play = window.play_place.view("board")
     start_level(qtbot, window, "sudoku", "ingvp", 1)
     assert play.digits.isVisible()
     for b in play.digit_buttons[:3]:

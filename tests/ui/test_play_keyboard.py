@@ -18,15 +18,16 @@ from tests.ui.helpers import ARROW_OF, WASD_OF, key, start_level, wait_end, wait
 def test_sokoban_level_played_to_the_goal_with_keys(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
-    hud = window.play.hud
+    hud = window.play_place.view("board").hud
     assert hud.feedback.text() == "Your move."  # the first observation is in
     solution = session.task.level.meta["solution"]
-    board = window.play.board
+    board = window.play_place.view("board").board
     for i, move in enumerate(solution):
         key(qtbot, board, (ARROW_OF if i % 2 else WASD_OF)[move])
     wait_end(qtbot, session)
     assert session.result.end_reason == "solved"
-    assert window.play.banner.isVisible() and "Solved" in window.play.banner_text.text()
+    view = window.play_place.view("board")
+    assert view.banner.isVisible() and "Solved" in view.banner_text.text()
 
     store = window.state.store
     row = store.episode(session.episode_id)
@@ -66,16 +67,16 @@ def test_an_illegal_key_is_recorded_and_counted_like_a_models_invalid_action(
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1, max_actions=20)
     blocked = _blocked_move(session)
-    before = window.play.hud.actions_left.text()
+    before = window.play_place.view("board").hud.actions_left.text()
     assert before == "20"
-    key(qtbot, window.play.board, ARROW_OF[blocked])
+    key(qtbot, window.play_place.view("board").board, ARROW_OF[blocked])
     wait_steps(qtbot, session, 1)
     wait_ready(qtbot, session)
     step = window.state.store.steps(session.episode_id)[0]
     assert (step.action, step.valid, step.invalid_kind) == (blocked, False, "illegal")
     assert step.raw == f"key:{ARROW_OF[blocked]}"
-    assert window.play.hud.actions_left.text() == "19"
-    assert step.invalid_reason in window.play.hud.feedback.text()
+    assert window.play_place.view("board").hud.actions_left.text() == "19"
+    assert step.invalid_reason in window.play_place.view("board").hud.feedback.text()
 
     # The same action from a model, through the same loop and budget, gives the same step.
     async def model_step():
@@ -97,7 +98,7 @@ def test_an_illegal_key_is_recorded_and_counted_like_a_models_invalid_action(
 def test_unmapped_keys_are_ignored(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
-    board = window.play.board
+    board = window.play_place.view("board").board
     for name in ("X", "Q", "F1", "Space", "Escape", "5", "Tab"):
         key(qtbot, board, name)
     board.setFocus()
@@ -114,10 +115,10 @@ def test_maze_with_wasd_and_a_typed_action(make_window, qtbot):
     session = start_level(qtbot, window, "maze", "ingvp", 2)
     solution = session.task.level.meta["solution"]
     for move in solution[:-1]:
-        key(qtbot, window.play.board, WASD_OF[move])
+        key(qtbot, window.play_place.view("board").board, WASD_OF[move])
     wait_steps(qtbot, session, len(solution) - 1)
     wait_ready(qtbot, session)
-    typed = window.play.typed
+    typed = window.play_place.view("board").typed
     typed.setText({"U": "up", "D": "down", "L": "left", "R": "right"}[solution[-1]])
     key(qtbot, typed, "Return")
     wait_end(qtbot, session)
@@ -132,7 +133,7 @@ def test_the_hud_says_starting_until_the_first_observation(make_window, qtbot):
     before there is a board to move on."""
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
-    hud = window.play.hud
+    hud = window.play_place.view("board").hud
     observation, session.observation = session.observation, None  # as before Started
     hud.attach(session, "help")
     assert hud.feedback.text() == "Starting…"
@@ -148,7 +149,7 @@ def test_ctrl_q_closes_the_window_and_saves_the_running_episode(make_window, qtb
     episode under way is recorded as interrupted with the steps it had."""
     window = make_window()
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
-    board = window.play.board
+    board = window.play_place.view("board").board
     key(qtbot, board, ARROW_OF[session.task.level.meta["solution"][0]])
     wait_steps(qtbot, session, 1)
     wait_ready(qtbot, session)

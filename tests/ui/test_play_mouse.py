@@ -26,12 +26,12 @@ def test_hanoi_by_clicks_and_drags_to_the_goal(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "hanoi", "ingvp", 1)
     moves = session.task.level.meta["solution"].split()
-    board = window.play.board
+    board = window.play_place.view("board").board
     for i, move in enumerate(moves):
         src, dst = _rod_point(session, move[0]), _rod_point(session, move[1])
         if i % 2 == 0:
             click_frame(qtbot, board, *src)
-            assert window.play.input.selected == move[0]
+            assert window.play_place.view("board").input.selected == move[0]
             assert board._highlight is not None  # the chosen rod is outlined
             click_frame(qtbot, board, *dst)
         else:
@@ -51,7 +51,7 @@ def test_queens_by_clicks_to_the_goal_with_an_illegal_click(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "queens", "ingvp", 3)
     solution = session.task.level.meta["solution"]
-    board = window.play.board
+    board = window.play_place.view("board").board
     first = json.loads(session.task.level.text)[0]
     attacked = (first[0], (first[1] + 1) % 8)  # same row as the first queen
     click_frame(qtbot, board, *centre(session.geometry.area(session.state, attacked)))
@@ -72,13 +72,13 @@ def test_sudoku_cell_then_digit_key_or_pad(make_window, qtbot):
     session = start_level(qtbot, window, "sudoku", "ingvp", 1)
     puzzle, answer = session.task.level.text, session.task.level.meta["solution"]
     blanks = [i for i, ch in enumerate(puzzle) if ch == "0"]
-    board = window.play.board
-    assert window.play.digits.isVisible()
+    board = window.play_place.view("board").board
+    assert window.play_place.view("board").digits.isVisible()
     for n, i in enumerate(blanks):
         r, c = divmod(i, 9)
         click_frame(qtbot, board, *centre(session.geometry.area(session.state, (r, c))))
         if n % 2:
-            qtbot.mouseClick(window.play.digit_buttons[int(answer[i]) - 1],
+            qtbot.mouseClick(window.play_place.view("board").digit_buttons[int(answer[i]) - 1],
                              Qt.MouseButton.LeftButton)
         else:
             key(qtbot, board, answer[i])
@@ -98,7 +98,7 @@ def test_fifteen_puzzle_by_clicks_and_arrows(make_window, qtbot):
     window = make_window()
     session = start_level(qtbot, window, "npuzzle", "ingvp", 1)
     tiles = session.task.level.meta["solution"].split()
-    board = window.play.board
+    board = window.play_place.view("board").board
     for n, tile in enumerate(tiles):
         state = session.state
         pos = state.tiles.index(int(tile))

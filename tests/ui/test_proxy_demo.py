@@ -13,9 +13,9 @@ from tests.ui.test_answer_harness import HarnessThread
 
 def test_the_proxys_exchanges_show_live_in_the_demo_view(make_window, qtbot):
     window = make_window()
-    panel = window.proxy
+    panel = window.models.proxy
     demo = window.demo
-    window.tabs.setCurrentWidget(demo)
+    window.show_page(demo)
     panel.profile.setCurrentIndex(panel.profile.findData("demo"))
     seen: list[tuple[int, bool, int]] = []
     """(card, done, steps recorded so far) after each event the view handled."""

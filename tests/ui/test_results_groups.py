@@ -13,7 +13,7 @@ def test_the_results_tab_shows_sr_and_pg_per_game(make_window, qtbot):
     window = make_window()
     seed_games(window.state.store)
     view = window.results
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     computed(qtbot, view)
     view.game.setCurrentIndex(view.game.findData(GAME))
     assert view.game.currentData() == GAME

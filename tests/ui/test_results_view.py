@@ -65,7 +65,7 @@ def test_leaderboard_matches_the_results_api_and_exports(
         make_window, qtbot, aloop, tmp_path):
     window = seeded_window(make_window, qtbot, aloop, tmp_path)
     view = window.results
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     computed(qtbot, view)
     choose(qtbot, view, view.study, "pilot")
 
@@ -150,7 +150,7 @@ def test_leaderboard_matches_the_results_api_and_exports(
 def test_a_blind_study_is_hidden_from_the_annotator(make_window, qtbot, aloop, tmp_path):
     window = seeded_window(make_window, qtbot, aloop, tmp_path, blind=True)
     view = window.results
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     computed(qtbot, view)
     assert view.table.rowCount() == 0  # the global view leaves the blind study out
     choose(qtbot, view, view.study, "pilot")
@@ -172,7 +172,7 @@ def test_the_computation_runs_off_the_ui_thread_with_a_busy_bar(
     import playbench.app.ui.results as results_module
     window = seeded_window(make_window, qtbot, aloop, tmp_path)
     view = window.results
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     computed(qtbot, view)
     release, entered, threads = threading.Event(), threading.Event(), []
     real = results_module.compute

@@ -29,7 +29,7 @@ def test_the_researcher_switch_needs_the_passphrase(make_window, qtbot, aloop, t
     qtbot.waitUntil(job.done, timeout=60000)
     job.result()
     view = window.results
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     computed(qtbot, view)
     view.study.setCurrentIndex(view.study.findData("pilot"))
 

@@ -25,7 +25,7 @@ def test_first_start_asks_for_a_pseudonym_and_remembers_it(make_window, qtbot, c
     assert PrefsStore(config_dir).load().annotator == "ann-07"
     assert window.who_action.text() == "Annotator: ann-07"
     session = start_level(qtbot, window, "maze", "ingvp", 1)
-    give_up(qtbot, window.play)
+    give_up(qtbot, window.play_place.view("board"))
     wait_end(qtbot, session)
     row = window.state.store.episode(session.episode_id)
     assert row.participant.name == "ann-07" and row.episode.meta["annotator"] == "ann-07"

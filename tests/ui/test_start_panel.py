@@ -47,6 +47,6 @@ def test_a_profile_added_on_the_command_line_is_listed_when_the_library_is_shown
                           "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
                          env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    window.tabs.setCurrentWidget(window.studies)  # the annotator looks elsewhere, then back
-    window.tabs.setCurrentWidget(window.library)
+    window.show_page(window.studies)  # the annotator looks elsewhere, then back
+    window.show_page(window.library)
     qtbot.waitUntil(lambda: start.player.findData("model:added-later") >= 0, timeout=5000)

@@ -21,7 +21,7 @@ TASKS = {"practice": [{"game": "sokoban", "levels": "rooms.xsb:1"}],
 def open_studies(qtbot, window, study: str):
     """The Studies tab with ``study`` chosen and its queue read."""
     view = window.studies
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.snapshot is not None, timeout=10000)
     if view.study.currentText() != study:
         view.study.setCurrentText(study)
@@ -33,7 +33,7 @@ def open_studies(qtbot, window, study: str):
 
 def create_study(qtbot, window, path) -> None:
     view = window.studies
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     task = view.create_from_file(str(path))
     qtbot.waitUntil(task.done, timeout=20000)
     qtbot.waitUntil(lambda: view.snapshot is not None and view.study.currentText() != "",
@@ -47,12 +47,12 @@ def next_task(qtbot, window, before: StudySession | None = None) -> StudySession
 
 
 def started(qtbot, window, before) -> StudySession:
-    play = window.play
+    play = window.play_place.view("board")
     qtbot.waitUntil(lambda: isinstance(play.session, StudySession)
                     and play.session is not before and play.session.episode_id != 0,
                     timeout=20000)
     qtbot.waitUntil(lambda: play.player.waiting, timeout=10000)
-    assert window.tabs.currentWidget() is play
+    assert window.current_page() is play
     return play.session
 
 
@@ -65,7 +65,7 @@ def press_moves(qtbot, window, session, count: int | None = None) -> None:
         if session.result is not None:
             break
         move = session.context.oracle()[0]
-        key(qtbot, window.play.board, ARROW_OF[move])
+        key(qtbot, window.play_place.view("board").board, ARROW_OF[move])
         pressed += 1
         wait_steps(qtbot, session, before + pressed)
     if count is None:
@@ -98,29 +98,32 @@ def test_queue_is_played_with_keys_and_progress_advances_for_two_annotators(
 
     session = next_task(qtbot, window)
     assert (session.item.key, session.item.practice) == ("p1", True)
-    assert window.play.title.text().startswith("pilot · task p1 (practice, not scored)")
+    assert window.play_place.view("board").title.text().startswith(
+        "pilot · task p1 (practice, not scored)")
     assert session.budget.max_actions == 30 and session.budget.seconds == 300
-    assert window.play.hud.actions_left.text() == "30"
-    assert "/ 05:00" in window.play.hud.elapsed.text()  # the study's time limit
+    assert window.play_place.view("board").hud.actions_left.text() == "30"
+    assert "/ 05:00" in window.play_place.view("board").hud.elapsed.text()  # the study's time limit
     press_moves(qtbot, window, session)
     assert session.result.end_reason == "solved"
-    assert "Solved" in window.play.banner_text.text()  # not blind: the outcome is shown
-    assert window.play.next_button.text() == "Next task"
+    # not blind: the outcome is shown
+    assert "Solved" in window.play_place.view("board").banner_text.text()
+    assert window.play_place.view("board").next_button.text() == "Next task"
     qtbot.waitUntil(lambda: progress(window) == (1, 3), timeout=10000)
     assert cell(view, 0, "Outcome").startswith("solved in")
 
     for expected in ("t1", "t2"):
-        qtbot.mouseClick(window.play.next_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.play_place.view("board").next_button, Qt.MouseButton.LeftButton)
         session = started(qtbot, window, session)
         assert session.item.key == expected
         press_moves(qtbot, window, session)
     qtbot.waitUntil(lambda: progress(window) == (3, 3), timeout=10000)
     assert not view.next_button.isEnabled() and view.next_button.text() == "All tasks done"
     # "Next task" on the last task's banner says that nothing is left (it used to do nothing).
-    qtbot.mouseClick(window.play.next_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Every task of pilot is done" in window.play.banner_text.text(),
+    qtbot.mouseClick(window.play_place.view("board").next_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Every task of pilot is done"
+                    in window.play_place.view("board").banner_text.text(),
                     timeout=10000)
-    assert not window.play.next_button.isVisible()
+    assert not window.play_place.view("board").next_button.isVisible()
 
     store = window.state.store
     mine = StudyQueue(store, "pilot", ANNOTATOR).items()
@@ -154,7 +157,7 @@ def test_closing_mid_task_pauses_it_and_a_new_window_continues_it(
     open_studies(qtbot, window, "pilot")
     session = next_task(qtbot, window)
     press_moves(qtbot, window, session)                 # practice done
-    qtbot.mouseClick(window.play.next_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.play_place.view("board").next_button, Qt.MouseButton.LeftButton)
     session = started(qtbot, window, session)
     assert session.item.key == "t1"
     press_moves(qtbot, window, session, count=2)
@@ -172,7 +175,8 @@ def test_closing_mid_task_pauses_it_and_a_new_window_continues_it(
     assert view.next_button.text().startswith("Continue paused task t1")
     session = next_task(qtbot, window)
     assert session.episode_id == episode_id and len(session.steps) == 2
-    assert window.play.hud.actions_left.text() == str(session.budget.max_actions - 2)
+    assert window.play_place.view("board").hud.actions_left.text() == str(
+        session.budget.max_actions - 2)
     press_moves(qtbot, window, session)
     assert session.result.end_reason == "solved"
     steps = window.state.store.steps(episode_id)
@@ -180,11 +184,11 @@ def test_closing_mid_task_pauses_it_and_a_new_window_continues_it(
     qtbot.waitUntil(lambda: progress(window) == (2, 3), timeout=10000)
 
     # Leaving the Play tab mid-task (for the Studies tab) pauses it and keeps the episode.
-    qtbot.mouseClick(window.play.next_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.play_place.view("board").next_button, Qt.MouseButton.LeftButton)
     session = started(qtbot, window, session)
     press_moves(qtbot, window, session, count=1)
     wait_ready(qtbot, session)
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: session.result is not None, timeout=10000)
     assert session.result.status == "interrupted"
     qtbot.waitUntil(lambda: view.snapshot is not None
@@ -203,9 +207,9 @@ def test_blind_study_shows_no_outcome_to_the_annotator(make_window, qtbot, tmp_p
     session = next_task(qtbot, window)
     press_moves(qtbot, window, session)
     assert session.result.end_reason == "solved"
-    banner = window.play.banner_text.text()
+    banner = window.play_place.view("board").banner_text.text()
     assert "Solved" not in banner and "finished" in banner
-    assert not window.play.view_button.isVisible()
+    assert not window.play_place.view("board").view_button.isVisible()
     qtbot.waitUntil(lambda: progress(window) == (1, 3), timeout=10000)
     assert cell(view, 0, "Status") == "done" and cell(view, 0, "Outcome") == ""
 
@@ -217,7 +221,7 @@ def test_a_refused_study_file_lists_every_problem_and_stores_nothing(
                              {"game": "sokoban", "levels": "rooms.xsb:9"}])
     window = make_window()
     view = window.studies
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     task = view.create_from_file(str(path))
     qtbot.waitUntil(task.done, timeout=20000)
     assert view.problems.isVisible()
@@ -250,7 +254,7 @@ def test_a_paused_study_task_is_offered_when_the_app_starts_again(make_window, q
     qtbot.mouseClick(box.findChild(QPushButton, "confirm_yes"), Qt.MouseButton.LeftButton)
     session = started(qtbot, window, None)
     assert session.episode_id == episode_id and len(session.steps) == 1
-    assert window.tabs.currentWidget() is window.play
+    assert window.current_page() is window.play_place.view("board")
 
 
 def test_archiving_takes_a_study_off_the_list_and_keeps_its_records(make_window, qtbot,
@@ -264,7 +268,7 @@ def test_archiving_takes_a_study_off_the_list_and_keeps_its_records(make_window,
     view = open_studies(qtbot, window, "pilot")
     session = next_task(qtbot, window)
     press_moves(qtbot, window, session)
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: progress(window) == (1, 3), timeout=10000)
     qtbot.mouseClick(view.archive_button, Qt.MouseButton.LeftButton)
     box = confirm_box(qtbot)

@@ -21,7 +21,7 @@ def test_refused_then_admitted_with_a_code(make_window, qtbot, tmp_path):
                                                    annotators=["somebody-else"])))
     create_study(store, load_study_file(study_yaml(tmp_path, name="invited", invites=2)))
     view = window.studies
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.study.count() == 2 and view.busy.text() == "", timeout=15000)
     view.study.setCurrentText("listed")
     read(qtbot, view)

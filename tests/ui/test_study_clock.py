@@ -26,7 +26,7 @@ def test_pause_on_the_play_tab_and_tab_switch_keep_the_clock(make_window, qtbot,
     window = make_window()
     create_study(qtbot, window, path)
     studies = open_studies(qtbot, window, "pilot")
-    play = window.play
+    play = window.play_place.view("board")
     session = next_task(qtbot, window)
     assert play.pause_task.isVisible() and play.pause_task.text() == "Pause task"
 
@@ -60,7 +60,7 @@ def test_pause_on_the_play_tab_and_tab_switch_keep_the_clock(make_window, qtbot,
     # Leaving the Play tab pauses too; the time on the next decision is kept.
     wait_ready(qtbot, session)
     away = think(qtbot, 0.6)
-    window.tabs.setCurrentWidget(studies)
+    window.show_page(studies)
     qtbot.waitUntil(lambda: session.result is not None, timeout=10000)
     assert session.result.status == "interrupted"
     saved = pending_of(window.state.store.db, episode_id)
@@ -68,7 +68,7 @@ def test_pause_on_the_play_tab_and_tab_switch_keep_the_clock(make_window, qtbot,
     qtbot.waitUntil(lambda: studies.snapshot is not None
                     and studies.snapshot.next.status == "interrupted", timeout=10000)
 
-    window.tabs.setCurrentWidget(play)
+    window.show_page(play)
     assert play.pause_task.text() == "Continue task"
     qtbot.mouseClick(play.pause_task, Qt.MouseButton.LeftButton)
     session = started(qtbot, window, session)

@@ -46,7 +46,7 @@ def test_the_box_gates_agree_which_records_and_starts(make_window, qtbot, tmp_pa
     window = make_window()
     view = consent_study(qtbot, window, tmp_path)
     panel = ask(qtbot, view)
-    assert window.play.session is None  # nothing started yet
+    assert window.play_place.view("board").session is None  # nothing started yet
     assert not view.table.isVisible()  # the screen takes the queue's room while it asks
     assert not view.next_button.isVisible()
     assert "How to play" in panel.instructions.toPlainText()
@@ -73,7 +73,7 @@ def test_the_box_gates_agree_which_records_and_starts(make_window, qtbot, tmp_pa
     assert m.instructions_sha256 == hashlib.sha256(INSTRUCTIONS.encode()).hexdigest()
 
     # the Play tab offers the instructions again, without stopping the task
-    button = window.play.instructions
+    button = window.play_place.view("board").instructions
     assert button.isVisible()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     viewer = button.viewer
@@ -81,7 +81,8 @@ def test_the_box_gates_agree_which_records_and_starts(make_window, qtbot, tmp_pa
     qtbot.waitUntil(viewer.isVisible, timeout=5000)
     assert not viewer.isModal()
     assert "Push every box onto a dock." in viewer.text.toPlainText()
-    assert isinstance(window.play.session, StudySession) and window.play.busy
+    view = window.play_place.view("board")
+    assert isinstance(view.session, StudySession) and view.busy
 
 
 def test_declining_records_nothing_and_starts_nothing(make_window, qtbot, tmp_path):
@@ -94,11 +95,11 @@ def test_declining_records_nothing_and_starts_nothing(make_window, qtbot, tmp_pa
     # the message alone takes a line's height, not the room the texts had (the queue's)
     qtbot.waitUntil(lambda: panel.height() <= panel.message.sizeHint().height() * 3)
     assert view.table.height() > panel.height()
-    assert window.play.session is None and window.tabs.currentWidget() is view
+    assert window.play_place.view("board").session is None and window.current_page() is view
     m = member(window, view)
     assert m is not None and (m.consented, m.consent_sha256, m.instructions_sha256,
                               m.seen_before) == (None, None, None, None)
-    assert not window.play.instructions.isVisible()
+    assert not window.play_place.view("board").instructions.isVisible()
     assert view.next_button.isVisible()
     panel = ask(qtbot, view)  # "Next task" asks again
     assert not panel.agree_button.isEnabled() and not panel.agree_box.isChecked()
@@ -114,7 +115,7 @@ def test_without_the_question_the_box_is_enough_and_library_play_has_no_instruct
     assert panel.agree_button.isEnabled()  # no question asked: the box is enough
     qtbot.mouseClick(panel.agree_button, Qt.MouseButton.LeftButton)
     started(qtbot, window, None)
-    assert window.play.instructions.isVisible()
+    assert window.play_place.view("board").instructions.isVisible()
     assert member(window, view).seen_before is None
     start_level(qtbot, window, "sokoban", "ingvp", 1)  # a Library level: no study
-    assert not window.play.instructions.isVisible()
+    assert not window.play_place.view("board").instructions.isVisible()

@@ -47,7 +47,7 @@ class Answer:
 
 def shown(qtbot, window):
     view = window.studies
-    window.tabs.setCurrentWidget(view)
+    window.show_page(view)
     qtbot.waitUntil(lambda: view.study.currentText() == NAME and view.report.isVisible(),
                     timeout=20000)
     return view.report

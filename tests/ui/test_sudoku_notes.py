@@ -20,7 +20,7 @@ def _type(qtbot, play, text: str) -> None:
 
 def test_a_full_but_wrong_board_is_explained_on_the_play_view(make_window, qtbot):
     window = make_window()
-    play = window.play
+    play = window.play_place.view("board")
     session = start_level(qtbot, window, "sudoku", "ingvp", 1, max_actions=200)
     help_text = play.hud.help.text()
     assert "final" in help_text and "no undo" in help_text

@@ -16,7 +16,7 @@ def test_a_command_line_sweep_shows_in_the_studies_view(qtbot, make_window, db_u
                           repeats=1)
         window = make_window()
         panel = window.studies.sweeps
-        window.tabs.setCurrentWidget(window.studies)
+        window.show_page(window.studies)
         qtbot.waitUntil(lambda: "No model sweeps yet" in panel.summary.text(), timeout=10000)
         proc = playbench(["sweep", "run", str(path), "--concurrency", "1", "--no-progress"],
                          db=db_url, cwd=tmp_path, config=config, wait=False)

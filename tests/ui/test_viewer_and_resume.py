@@ -30,14 +30,14 @@ def test_viewer_scrubs_a_recorded_episode_step_by_step(make_window, qtbot):
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
     solution = session.task.level.meta["solution"]
     blocked = next(m for m in "UDLR" if m not in session.env.legal_actions())
-    key(qtbot, window.play.board, ARROW_OF[blocked])
+    key(qtbot, window.play_place.view("board").board, ARROW_OF[blocked])
     for move in solution:
-        key(qtbot, window.play.board, ARROW_OF[move])
+        key(qtbot, window.play_place.view("board").board, ARROW_OF[move])
     wait_end(qtbot, session)
-    qtbot.mouseClick(window.play.view_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.play_place.view("board").view_button, Qt.MouseButton.LeftButton)
     viewer = window.episodes
     qtbot.waitUntil(lambda: viewer.record is not None and viewer.record.id == session.episode_id)
-    assert window.tabs.currentWidget() is viewer
+    assert window.current_page() is viewer
     n = len(solution) + 1
     assert viewer.slider.maximum() == n and viewer.slider.value() == n
     frames = set()
@@ -67,7 +67,7 @@ def test_viewer_lists_model_and_human_episodes_and_filters(make_window, qtbot):
     session = start_level(qtbot, window, "maze", "ingvp", 1, player="solver")
     wait_end(qtbot, session)
     human = start_level(qtbot, window, "maze", "ingvp", 1)
-    give_up(qtbot, window.play)
+    give_up(qtbot, window.play_place.view("board"))
     wait_end(qtbot, human)
     window.tabs.setCurrentIndex(3)
     viewer = window.episodes
@@ -84,7 +84,7 @@ def test_closing_mid_episode_saves_it_interrupted_and_it_resumes(make_window, qt
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
     solution = session.task.level.meta["solution"]
     for move in solution[:3]:
-        key(qtbot, window.play.board, ARROW_OF[move])
+        key(qtbot, window.play_place.view("board").board, ARROW_OF[move])
     wait_steps(qtbot, session, 3)
     wait_ready(qtbot, session)
     episode_id = session.episode_id
@@ -98,7 +98,7 @@ def test_closing_mid_episode_saves_it_interrupted_and_it_resumes(make_window, qt
     assert dialog is not None and dialog.isVisible()
     assert dialog.table.item(0, 0).text() == f"#{episode_id}"
     qtbot.mouseClick(dialog.resume_button, Qt.MouseButton.LeftButton)
-    play = window.play
+    play = window.play_place.view("board")
     qtbot.waitUntil(lambda: play.session is not None and play.session.episode_id == episode_id)
     resumed = play.session
     qtbot.waitUntil(lambda: resumed.player.waiting)
@@ -126,7 +126,7 @@ def test_the_viewer_loads_off_the_ui_thread_and_drops_an_overtaken_load(
     second = start_level(qtbot, window, "sokoban", "ingvp", 1, player="solver")
     wait_end(qtbot, second)
     viewer = window.episodes
-    window.tabs.setCurrentWidget(viewer)
+    window.show_page(viewer)
     listed(qtbot, viewer)
 
     # Every load (list, episode, frame) reads the real SQLite file in a pool thread; the

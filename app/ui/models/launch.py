@@ -8,6 +8,7 @@ the annotator pseudonym in its meta, whoever plays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from playbench.app.core.budget import Budget
@@ -37,12 +38,21 @@ def _meta(state: AppState) -> dict[str, Any]:
     return {"annotator": state.prefs.annotator, "client": "desktop"}
 
 
-def human_session(state: AppState, req: StartRequest) -> PlaySession:
-    """A new episode of ``req``'s level played by the annotator."""
+def annotator(state: AppState) -> str:
+    """The pseudonym a person's new episode is recorded under."""
+    return state.prefs.annotator or "anonymous"
+
+
+def human_session(state: AppState, req: StartRequest,
+                  player: HumanPlayer | None = None, **env: Any) -> PlaySession:
+    """A new episode of ``req``'s level played by the annotator (as ``player``; by default
+    with the keyboard and mouse on the board). ``env`` (``env_factory``, ``spec``) goes to
+    :class:`PlaySession` for kinds with their own environment (see :func:`kind_env`)."""
     store = _store(state)
-    player = HumanPlayer(state.prefs.annotator or "anonymous", {"input": "keyboard and mouse"})
+    if player is None:
+        player = HumanPlayer(annotator(state), {"input": "keyboard and mouse"})
     return PlaySession(store, req.task(), req.the_setting(), req.budget, player,
-                       seed=req.seed, meta=_meta(state))
+                       seed=req.seed, meta=_meta(state), **env)
 
 
 def model_session(state: AppState, req: StartRequest, delay: float = 0.0,
@@ -61,19 +71,25 @@ def model_session(state: AppState, req: StartRequest, delay: float = 0.0,
     return session, pacer
 
 
-def resume_session(state: AppState, episode_id: int, delay: float = 0.0
-                   ) -> tuple[PlaySession, Pacer | None]:
+Person = Callable[[str, str], HumanPlayer]
+"""(game, annotator) -> the person playing that game's surface (the surface's ``person``)."""
+
+
+def resume_session(state: AppState, episode_id: int, delay: float = 0.0,
+                   person: Person | None = None) -> tuple[PlaySession, Pacer | None]:
     """A session continuing recorded episode ``episode_id`` with the player that began it:
-    the same annotator (by pseudonym) for human episodes, else the same player spec."""
+    the same annotator (by pseudonym) on the surface's own player (``person``) for human
+    episodes, else the same player spec."""
     store = _store(state)
     row = store.episode(episode_id)
     ep = row.episode
     task = task_of(row)
     setting = get_setting(ep.setting or "default", task.game)
     budget = Budget.from_dict(ep.budget)
-    env = _kind_env(task.game)
+    env = kind_env(task.game)
     if row.participant.kind == "human":
-        player = HumanPlayer(row.participant.name, {"input": _human_input(task.game)})
+        player = (person(task.game, row.participant.name) if person is not None
+                  else HumanPlayer(row.participant.name))
         return PlaySession(store, task, setting, budget, player, seed=ep.seed, **env), None
     factory = player_factory(ep.player, store)
     inner = factory.resumed(task, ep.n_steps)
@@ -84,7 +100,7 @@ def resume_session(state: AppState, episode_id: int, delay: float = 0.0
     return session, pacer
 
 
-def _kind_env(game: str) -> dict[str, Any]:
+def kind_env(game: str) -> dict[str, Any]:
     """``spec`` and ``env_factory`` for a session of a kind not on the board view (its own
     environment, the kind as the views' spec), as the Library's start of that kind passes
     them; nothing for board kinds."""
@@ -92,9 +108,3 @@ def _kind_env(game: str) -> dict[str, Any]:
     if kind.view == "board":
         return {}
     return {"spec": kind, "env_factory": lambda task: kind.make_env(task)}
-
-
-def _human_input(game: str) -> str:
-    """How a person gives actions for ``game``, as recorded with the participant."""
-    view = default_registry().get(game).view
-    return {"code": "code editor"}.get(view, "keyboard and mouse")

@@ -49,7 +49,7 @@ def board_end_text(result: Any, optimal: int | None, blind: bool, study: bool = 
 
 
 def web_end_text(result: Any) -> str:
-    """The Browser tab's banner: the answer given (if any) and the task's score."""
+    """The browser pane's banner: the answer given (if any) and the task's score."""
     if result.status == "interrupted":
         return "Interrupted - the steps so far are saved (web episodes cannot be resumed)."
     if result.status == "error":

@@ -24,7 +24,7 @@ from playbench.app.core.task import Task
 from playbench.app.core.types import Decision, Observation
 from playbench.app.players.human import HumanInput, HumanPlayer, read_entry
 from playbench.app.ui.models.app_state import AppState
-from playbench.app.ui.models.launch import _meta, _store, model_session
+from playbench.app.ui.models.launch import annotator, human_session, model_session
 from playbench.app.ui.models.pacing import Pacer
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.models.start import StartRequest
@@ -97,14 +97,14 @@ class WebHumanPlayer(HumanPlayer):
         return Decision((read_entry(context, given.text),), given.raw or given.text, info=info)
 
 
-def web_human_session(state: AppState, req: StartRequest, runtime: WebRuntime) -> PlaySession:
-    """A new episode of ``req``'s web task played by the annotator in the browser pane."""
-    store = _store(state)
-    player = WebHumanPlayer(state.prefs.annotator or "anonymous",
-                            {"input": "browser pane: mouse and keyboard"})
-    return PlaySession(store, req.task(), req.the_setting(), req.budget, player,
-                       seed=req.seed, meta=_meta(state), env_factory=runtime.make_env,
-                       spec=runtime.kind(req.game))
+def web_human_session(state: AppState, req: StartRequest, runtime: WebRuntime,
+                      player: HumanPlayer | None = None) -> PlaySession:
+    """A new episode of ``req``'s web task played by the annotator in the browser pane (as
+    ``player``, a :class:`WebHumanPlayer` by default)."""
+    if player is None:
+        player = WebHumanPlayer(annotator(state), {"input": "browser pane: mouse and keyboard"})
+    return human_session(state, req, player, env_factory=runtime.make_env,
+                         spec=runtime.kind(req.game))
 
 
 def web_model_session(state: AppState, req: StartRequest, runtime: WebRuntime,

@@ -1,0 +1,67 @@
+"""The Play place: one page of the window whatever the task's surface.
+
+It holds one view per registered surface (app/ui/surfaces) and shows the one the task being
+played needs; the window asks it for "the view ``game`` is played on" and never names a surface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playbench.app.ui.qt import QLabel, QStackedWidget, Qt, QWidget
+from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.app.ui.surface_registry import SurfaceRegistry, UnknownSurface
+
+
+class PlayPlace(QStackedWidget):
+    """The registered surfaces' views, one shown at a time."""
+
+    def __init__(self, ctx: SurfaceContext, surfaces: SurfaceRegistry,
+                 wire: Callable[[SurfaceView], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.surfaces = surfaces
+        self.empty = QLabel("Nothing is being played. Choose a level or task in the Library "
+                            "and press Play.")
+        self.empty.setObjectName("hint")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.addWidget(self.empty)
+        self._views: dict[str, SurfaceView] = {}
+        for name in surfaces.names():
+            try:
+                view = surfaces.get(name).make_view(ctx)
+            except UnknownSurface as err:  # a broken plugin costs its own surface only
+                ctx.report(err)
+                continue
+            self._views[name] = view
+            self.addWidget(view)
+            wire(view)
+
+    def view(self, surface: str) -> SurfaceView:
+        """The view of the surface named ``surface``."""
+        found = self._views.get(surface)
+        if found is None:
+            raise UnknownSurface(f"no play surface named {surface!r} is installed")
+        return found
+
+    def view_for(self, game: str) -> SurfaceView:
+        """The view a person plays ``game`` on (its kind's surface)."""
+        return self.view(self.surfaces.for_game(game).name)
+
+    def views(self) -> list[SurfaceView]:
+        return list(self._views.values())
+
+    def running(self) -> SurfaceView | None:
+        """The view whose person's task is running, or None."""
+        return next((v for v in self._views.values() if v.host.running() is not None), None)
+
+    def show_view(self, view: SurfaceView) -> None:
+        self.setCurrentWidget(view)
+
+    @property
+    def shown(self) -> SurfaceView | None:
+        current = self.currentWidget()
+        return current if isinstance(current, SurfaceView) else None
+
+
+__all__ = ["PlayPlace"]
