@@ -335,7 +335,8 @@ class WebTaskEnv:
             return Transition(obs, True, False, 0.0, True, info=self._blocked_info())
         try:
             async with asyncio.timeout(self._step_limit_s()):
-                why = await execute(self.session, move, self.view.marks, self._clear_field)
+                why = await execute(self.session, move, self.view.marks, self._clear_field,
+                                    self._uploads())
                 obs = await self._observe()
         except TimeoutError as err:
             raise WebEpisodeError(
@@ -426,6 +427,20 @@ class WebTaskEnv:
             return {"score": None, "solved": None, "steps": n}
         s = parts.get("score")
         return {**parts, "solved": None if s is None else float(s == 1.0), "steps": n}
+
+    def _uploads(self) -> dict[str, str]:
+        """The files ``upload`` may give: the task's local input images, by the path the
+        task writes and by file name."""
+        out: dict[str, str] = {}
+        if self.task is None:
+            return out
+        for ref in self.task.images:
+            if "://" in ref or ref.startswith(("data:", "__")):
+                continue
+            path = _path(ref, self.task.base_dir)
+            if Path(path).is_file():
+                out[ref] = out[Path(ref).name] = path
+        return out
 
     def _helpers(self) -> HelperEnv:
         """What VWA's evaluation helpers may use: this episode's context, its sites'
