@@ -3,9 +3,11 @@ task's checks, serve the offline site. (Web tasks are played like any kind: ``pl
 --game web --tasks FILE[:RANGE]``.)
 
 ``check`` prints one line per task - ``ok`` or what makes it unusable (warnings are shown but do
-not fail) - and exits 1 when any task is unusable. ``login`` writes the storage state files the
-tasks name (VWA's login step, from the login recipes of the web settings). ``evaluate`` runs one
-task's checks on a given answer, URL and (optionally) page HTML and prints them as JSON.
+not fail) - and exits 1 when any task is unusable; given a directory (VWA's
+``config_files/vwa``) it checks each task file in it and counts the usable tasks in all.
+``login`` writes the storage state files the tasks name (VWA's login step, from the login
+recipes of the web settings). ``evaluate`` runs one task's checks on a given answer, URL and
+(optionally) page HTML and prints them as JSON.
 
 VWA's own task files name images and storage states relative to VWA's root directory; a file
 inside a VWA checkout is recognised by its ``config_files`` directory, and ``--vwa-root DIR``
@@ -33,8 +35,9 @@ def add_parsers(sub) -> None:
     wsub = p.add_subparsers(dest="web_command", metavar="WEB_COMMAND")
     c = wsub.add_parser("check", help="check a VWA task file: one line per task, exit 1 if "
                                       "any task is unusable")
-    c.add_argument("file", metavar="FILE", help="task file (JSON) or bundled set, e.g. "
-                                                "classifieds")
+    c.add_argument("file", metavar="FILE", help="task file (JSON), bundled set (e.g. "
+                                                "classifieds) or a directory of task files "
+                                                "(VWA's config_files/vwa)")
     _site_option(c)
     _root_option(c)
     c.set_defaults(handler=cmd_check)
@@ -108,31 +111,51 @@ def _config(args: argparse.Namespace):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """One line per task; a directory (VWA's ``config_files/vwa``) checks every ``*.json``
+    file directly in it, each line naming its file, with a count per file and in all."""
+    config = _config(args)
+    path = Path(args.file)
+    if not path.is_dir():
+        usable, total = _check_file(args.file, config, _vwa_root(args), "")
+        print(f"{usable} of {total} tasks usable", file=sys.stderr)
+        return EXIT_UNUSABLE if usable < total else 0
+    files = sorted(p for p in path.glob("*.json") if p.is_file())
+    if not files:
+        raise UsageError(f"{path}: no .json task file in this directory")
+    usable = total = 0
+    for file in files:
+        u, t = _check_file(str(file), config, _vwa_root(args), f"{file.name}: ")
+        print(f"{file.name}: {u} of {t} tasks usable", file=sys.stderr)
+        usable, total = usable + u, total + t
+    print(f"{usable} of {total} tasks usable in {len(files)} files", file=sys.stderr)
+    return EXIT_UNUSABLE if usable < total else 0
+
+
+def _check_file(spec: str, config: Any, vwa_root: Path | None, prefix: str) -> tuple[int, int]:
+    """Check one task file: print its lines; return (usable, total)."""
     from playbench.games.web.checks import check_all, foreign_classifieds
     from playbench.games.web.sources import bundled_dir, load_tasks, resolve_path
     from playbench.games.web.tasks import task_from_level
-    config = _config(args)
-    tasks = load_tasks(args.file, _vwa_root(args))
+    tasks = load_tasks(spec, vwa_root)
     unusable = 0
     web_tasks = [task_from_level(t.level) for t in tasks]
     checked = check_all(web_tasks, config.site_map(), judge=config.judge is not None,
-                        logins=config.logins)
-    if resolve_path(args.file).parent != bundled_dir():
+                        logins=config.logins, admins=config.admins)
+    if resolve_path(spec).parent != bundled_dir():
         note = foreign_classifieds(web_tasks, config.site_map())
         if note:
-            print(f"warning: {note}", file=sys.stderr)
+            print(f"warning: {prefix}{note}", file=sys.stderr)
     for task, problems in zip(tasks, checked, strict=True):
         fatal = [p for p in problems if p.fatal]
         warn = [p for p in problems if not p.fatal]
-        label = f"task {task.level.number}"
+        label = f"{prefix}task {task.level.number}"
         if fatal:
             unusable += 1
             print(f"{label}: unusable: " + "; ".join(str(p) for p in fatal))
         else:
             print(f"{label}: ok" + (" (warning: " + "; ".join(str(p) for p in warn) + ")"
                                     if warn else ""))
-    print(f"{len(tasks) - unusable} of {len(tasks)} tasks usable", file=sys.stderr)
-    return EXIT_UNUSABLE if unusable else 0
+    return len(tasks) - unusable, len(tasks)
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:

@@ -11,6 +11,11 @@ Facts from docs/reference/web.md (VWA):
 
 The grammar is VWA's own reader's, quirks included (see :func:`parse_action`).
 
+VWA's reader also takes ``clear [id]`` (click the element, select all, Backspace) and
+``upload [id] [path]`` (click the element and give the file chooser that opens the file
+``path``); they are not in its prompt's list, so models are not offered them, but a reply using
+them is read and carried out (:mod:`playbench.games.web.execute`).
+
 PlayBench adds one action outside VWA's twelve, ``click_at [x] [y]``: a click at page
 coordinates, recorded only when a person clicks where no Set-of-Marks element is (so such steps
 are marked as coordinate clicks in the record). Models are never offered it.
@@ -101,7 +106,9 @@ def parse_action(text: str) -> WebAction:
     [12]``, ``go_back [1]`` is ``go_back``); at most one space between the name and a bracket
     and between brackets; bracket contents are kept as written (``stop [ Yes ]`` answers
     " Yes "); ``type`` without a final ``[0]`` or ``[1]`` presses Enter; ``stop`` without a
-    bracketed answer answers "". ``clear`` is no VWA action and is refused.
+    bracketed answer answers "". ``clear [id]`` and ``upload [id] [path]`` are read as VWA's
+    reader reads them (``upload`` takes a final ``[0]``/``[1]`` flag as ``type`` does; it is
+    dropped, since VWA's ``[1]`` only appends a line break to the path).
     One deliberate difference (docs/fidelity.md): the text inside brackets may hold line
     breaks, so a multi-line ``type`` or ``stop`` keeps its lines where VWA's patterns fail.
     """
@@ -111,7 +118,7 @@ def parse_action(text: str) -> WebAction:
         raise _fail(text, _NO_NAME)
     if name in NO_ARGUMENT:
         return WebAction(name)
-    if name in ("click", "hover"):
+    if name in ("click", "hover", "clear"):
         m = _search(name + r" ?\[(\d+)\]", src)
         if not m:
             raise _fail(text, f"{name} needs an element id, as in {name} [12]")
@@ -124,6 +131,14 @@ def parse_action(text: str) -> WebAction:
             raise _fail(text, "type needs an element id and a text, as in type [5] [red bike]")
         return WebAction("type", element=int(m.group(1)), text=m.group(2),
                          enter=m.group(3) == "1")
+    if name == "upload":
+        if not src.endswith(("[0]", "[1]")):
+            src += " [1]"
+        m = _search(r"upload ?\[(\d+)\] ?\[(.+)\] ?\[(\d+)\]", src)
+        if not m:
+            raise _fail(text, "upload needs an element id and a file path, as in "
+                              "upload [5] [images/photo.png]")
+        return WebAction("upload", element=int(m.group(1)), text=m.group(2))
     if name in ("press", "goto"):
         m = _search(name + r" ?\[(.+)\]", src)
         if not m:
@@ -168,8 +183,11 @@ def format_action(action: WebAction) -> str:
     n = action.name
     if n in NO_ARGUMENT:
         return n
-    if n in ("click", "hover"):
+    if n in ("click", "hover", "clear"):
         return f"{n} [{action.element}]"
+    if n == "upload":
+        base = f"upload [{action.element}] [{action.text}]"
+        return base + " [1]" if base.endswith(("[0]", "[1]")) else base
     if n == "type":
         base = f"type [{action.element}] [{action.text}]"
         if not action.enter:

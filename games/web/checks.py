@@ -8,6 +8,7 @@ Field names and evaluator shapes: docs/reference/web.md.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,10 +20,11 @@ from playbench.evaluators.web import (
     URL_NOTES,
     satisfies,
 )
+from playbench.games.web import expr
+from playbench.games.web.helpers import HELPERS, arity
 from playbench.games.web.tasks import (
     EVAL_TYPES,
     KNOWN_FIELDS,
-    LOCATOR_FUNCS,
     OR,
     PLAYBENCH_FIELD,
     REQUIRED,
@@ -39,11 +41,13 @@ class Report(Protocol):
 
 
 def check_config(task: WebTask, sites: Mapping[str, str | None],
-                 judge: bool = False, logins: Collection[str] = ()) -> list[TaskProblem]:
+                 judge: bool = False, logins: Collection[str] = (),
+                 admins: Collection[str] = ()) -> list[TaskProblem]:
     """All problems of ``task``. ``sites`` maps placeholder names to addresses (None: the
     bundled site); ``judge`` says whether a judge model is configured; ``logins`` names the
     sites the web settings have a login recipe for (a missing storage state file is then
-    written by logging in, not a problem)."""
+    written by logging in, not a problem); ``admins`` the sites they have an admin account
+    for (VWA's REST helpers read the shopping site as its admin)."""
     cfg = task.config
     tid = cfg.get("task_id", "?")
     out: list[TaskProblem] = []
@@ -72,7 +76,7 @@ def check_config(task: WebTask, sites: Mapping[str, str | None],
     _check_images(task, bad)
     ev = cfg.get("eval")
     if isinstance(ev, dict):
-        _check_eval(task, ev, judge, bad)
+        _check_eval(task, ev, judge, bad, admins)
     elif ev is not None:
         bad("eval", "must be an object")
     _check_extension(cfg.get(PLAYBENCH_FIELD), bad)
@@ -176,11 +180,12 @@ def foreign_classifieds(tasks: Sequence[WebTask], sites: Mapping[str, str | None
 
 
 def check_all(tasks: Sequence[WebTask], sites: Mapping[str, str | None],
-              judge: bool = False, logins: Collection[str] = ()) -> list[list[TaskProblem]]:
+              judge: bool = False, logins: Collection[str] = (),
+              admins: Collection[str] = ()) -> list[list[TaskProblem]]:
     """:func:`check_config` of every task of one file, plus what only the file as a whole
     shows: a task id used by more than one task (the id names the task in results, ranges
     and studies, so only one of them could ever be chosen)."""
-    out = [check_config(t, sites, judge, logins) for t in tasks]
+    out = [check_config(t, sites, judge, logins, admins) for t in tasks]
     ids = [t.config.get("task_id") for t in tasks]
     for problems, tid in zip(out, ids, strict=True):
         if isinstance(tid, int) and not isinstance(tid, bool) and ids.count(tid) > 1:
@@ -189,7 +194,8 @@ def check_all(tasks: Sequence[WebTask], sites: Mapping[str, str | None],
     return out
 
 
-def _check_eval(task: WebTask, ev: Mapping[str, Any], judge: bool, bad: Report) -> None:
+def _check_eval(task: WebTask, ev: Mapping[str, Any], judge: bool, bad: Report,
+                admins: Collection[str] = ()) -> None:
     types = ev.get("eval_types")
     if not isinstance(types, list) or not types:
         bad("eval.eval_types", "missing or empty (known: " + ", ".join(EVAL_TYPES) + ")")
@@ -207,9 +213,9 @@ def _check_eval(task: WebTask, ev: Mapping[str, Any], judge: bool, bad: Report) 
         if note not in URL_NOTES:
             bad("eval.url_note", f"unknown rule {note!r} (known: {', '.join(URL_NOTES)})")
     if "program_html" in types:
-        _check_program(ev.get("program_html"), judge, bad)
+        _check_program(ev.get("program_html"), judge, bad, admins)
     if "page_image_query" in types:
-        _check_images_query(task, ev.get("page_image_query"), judge, bad)
+        _check_images_query(task, ev.get("page_image_query"), judge, bad, admins)
 
 
 def _check_strings(ref: Any, where: str, judge: bool, bad: Report,
@@ -267,27 +273,46 @@ def _objects(items: Any, field: str, empty: str,
             bad(where, "must be an object")
 
 
-def _check_page_url(url: Any, where: str, bad: Report) -> None:
-    """A page address a check opens: required, and not one of VWA's helper functions."""
+def _check_page_url(url: Any, where: str, bad: Report, admins: Collection[str]) -> None:
+    """A page address a check opens: required; a ``func:`` call must be one PlayBench reads."""
     if not isinstance(url, str) or not url:
         bad(where, "missing")
-    elif url.startswith("func:"):
-        bad(where, f"VWA helper {url!r} is not supported")
+    elif url.startswith("func"):
+        _check_func(url.split("func:", 1)[-1], where, bad, admins)
 
 
-def _check_program(items: Any, judge: bool, bad: Report) -> None:
+def _check_func(text: str, where: str, bad: Report, admins: Collection[str]) -> None:
+    """A ``func:`` text: within the grammar of :mod:`playbench.games.web.expr`, calling VWA
+    helpers PlayBench implements with as many arguments as they take; a REST helper needs the
+    site's admin account."""
+    try:
+        tree = expr.parse(text, HELPERS)
+    except expr.ExpressionError as err:
+        bad(where, f"VWA helper call {text[:80]!r} is refused: {err} (PlayBench reads helper "
+                   f"calls with text and number arguments, __page__, [key] and +)")
+        return
+    for node in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        want = arity(name)
+        if len(node.args) != want:
+            bad(where, f"{name} takes {want} argument(s), the task gives {len(node.args)}")
+        site = HELPERS[name].admin
+        if site and site not in admins:
+            bad(where, f"{name} reads the {site.lower()} site's REST API as its admin: set "
+                       f"admin_accounts.{site} in the web settings")
+
+
+def _check_program(items: Any, judge: bool, bad: Report, admins: Collection[str] = ()) -> None:
     for where, item in _objects(items, "eval.program_html",
                                 "missing or empty (program_html needs checks)", bad):
-        _check_page_url(item.get("url"), f"{where}.url", bad)
+        _check_page_url(item.get("url"), f"{where}.url", bad, admins)
         loc = item.get("locator", "")
         if not isinstance(loc, str):
             bad(f"{where}.locator", "must be a string")
-        elif loc.startswith("func:") and not any(loc.startswith(f"func:{f}(")
-                                                 for f in LOCATOR_FUNCS):
-            bad(f"{where}.locator", f"VWA helper {loc[:60]!r} is not supported "
-                                    f"(supported: {', '.join(LOCATOR_FUNCS)})")
-        elif loc.startswith("lambda:"):
-            bad(f"{where}.locator", "lambda locators are not supported")
+        elif loc.strip().startswith("func:"):
+            _check_func(loc.strip()[len("func:"):], f"{where}.locator", bad, admins)
+        elif loc.startswith("lambda:") and not expr.lambda_script(loc).strip():
+            bad(f"{where}.locator", "a lambda: locator needs a script (VWA runs it in the page)")
         prep = item.get("prep_actions", [])
         if not isinstance(prep, list) or not all(isinstance(p, str) for p in prep):
             bad(f"{where}.prep_actions", "must be a list of JavaScript snippets")
@@ -295,9 +320,10 @@ def _check_program(items: Any, judge: bool, bad: Report) -> None:
                        page=True)
 
 
-def _check_images_query(task: WebTask, items: Any, judge: bool, bad: Report) -> None:
+def _check_images_query(task: WebTask, items: Any, judge: bool, bad: Report,
+                        admins: Collection[str] = ()) -> None:
     for where, item in _objects(items, "eval.page_image_query", "missing or empty", bad):
-        _check_page_url(item.get("eval_image_url"), f"{where}.eval_image_url", bad)
+        _check_page_url(item.get("eval_image_url"), f"{where}.eval_image_url", bad, admins)
         if not isinstance(item.get("eval_image_class", ""), str):
             bad(f"{where}.eval_image_class", "must be a CSS selector string")
         vqa, gold = item.get("eval_vqa"), item.get("eval_fuzzy_image_match")

@@ -29,6 +29,15 @@ replaced); ``submit`` is the button clicked (none: Enter in the last field); ``e
 the page shows once logged in (none: the page must have left the login URL). The password is
 ``password`` or, better, read from the environment variable ``password_env``; it is never
 logged or printed. (VWA's own login script does the same per site with fixed selectors.)
+
+``admin_accounts`` holds a site's admin account for its REST API, which some of VWA's
+evaluation helpers read (``shopping_get_latest_order_url``, ``shopping_get_sku_latest_review_*``:
+docs/web.md)::
+
+    "admin_accounts": {"SHOPPING": {"username": "admin", "password_env": "VWA_SHOP_ADMIN"}}
+
+(``password`` may be given instead of ``password_env``; VWA keeps this account in its
+``browser_env/env_config.py``.)
 """
 
 from __future__ import annotations
@@ -75,6 +84,38 @@ class LoginRecipe:
         return self.password
 
 
+@dataclass(frozen=True)
+class AdminLogin:
+    """A site's admin account for its REST API; the password stays out of ``repr``."""
+
+    username: str
+    password: str | None = field(default=None, repr=False)
+    password_env: str | None = None
+
+    def secret(self, environ: Mapping[str, str] | None = None) -> str:
+        """The password, from ``password_env`` when that is set, else ``password``."""
+        return LoginRecipe("", {}, self.username, self.password, self.password_env).secret(
+            environ)
+
+
+def _admin(name: str, raw: Any, where: str) -> AdminLogin:
+    """One site's admin account from the settings file, every field checked."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("username"), str) \
+            or not raw["username"]:
+        raise WebConfigError(f"{where}: admin_accounts.{name} must be an object with a "
+                             "username")
+    for key in ("password", "password_env"):
+        if raw.get(key) is not None and not isinstance(raw[key], str):
+            raise WebConfigError(f"{where}: admin_accounts.{name}.{key} must be a string")
+    if raw.get("password") is None and not raw.get("password_env"):
+        raise WebConfigError(f"{where}: admin_accounts.{name} needs password or password_env")
+    unknown = set(raw) - {"username", "password", "password_env"}
+    if unknown:
+        raise WebConfigError(f"{where}: admin_accounts.{name}: unknown key(s) "
+                             f"{', '.join(sorted(unknown))}")
+    return AdminLogin(raw["username"], raw.get("password"), raw.get("password_env"))
+
+
 def _recipe(name: str, raw: Any, where: str) -> LoginRecipe:
     """One site's login recipe from the settings file, every field checked."""
     if not isinstance(raw, dict):
@@ -105,6 +146,8 @@ class WebConfig:
     """Name of the model profile asked about page images (eval_vqa)."""
     logins: Mapping[str, LoginRecipe] = field(default_factory=dict)
     """Login recipe per site name (``CLASSIFIEDS``), for writing VWA storage states."""
+    admins: Mapping[str, AdminLogin] = field(default_factory=dict)
+    """Admin account per site name (``SHOPPING``), for VWA's REST evaluation helpers."""
 
     def site_map(self) -> dict[str, str | None]:
         """Placeholder name -> address; None for the bundled sites that have none set."""
@@ -113,7 +156,8 @@ class WebConfig:
         return out
 
     def with_sites(self, sites: Mapping[str, str]) -> WebConfig:
-        return WebConfig({**self.sites, **sites}, self.judge, self.vqa, self.logins)
+        return WebConfig({**self.sites, **sites}, self.judge, self.vqa, self.logins,
+                         self.admins)
 
 
 def config_path(environ: Mapping[str, str] | None = None,
@@ -158,4 +202,9 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
         raise WebConfigError(f"{path}: 'logins' must map site names to login recipes")
     logins = {str(k).strip("_").upper(): _recipe(str(k), v, str(path))
               for k, v in raw_logins.items()}
-    return WebConfig(sites, judge, vqa, logins)
+    raw_admins = data.get("admin_accounts") or {}
+    if not isinstance(raw_admins, dict):
+        raise WebConfigError(f"{path}: 'admin_accounts' must map site names to accounts")
+    admins = {str(k).strip("_").upper(): _admin(str(k), v, str(path))
+              for k, v in raw_admins.items()}
+    return WebConfig(sites, judge, vqa, logins, admins)

@@ -38,8 +38,9 @@ from playbench.games.web import reference
 from playbench.games.web.actions import TYPE_RULE, WebAction, format_action, parse_action
 from playbench.games.web.browser import Browser
 from playbench.games.web.checks import check_config
-from playbench.games.web.config import WebConfig, load_config
+from playbench.games.web.config import WebConfig, WebConfigError, load_config
 from playbench.games.web.execute import execute
+from playbench.games.web.helpers import AdminAccount, HelperEnv
 from playbench.games.web.observe import PageSnapshot, observe
 from playbench.games.web.probe import fetch_image
 from playbench.games.web.scoring import final_answer, score_task
@@ -162,7 +163,8 @@ class WebTaskEnv:
         site_map = {**self.config.site_map(), **{k: (None if v[1] else v[0])
                                                  for k, v in self._site_overrides.items()}}
         fatal = [p for p in check_config(task, site_map, judge=True,
-                                         logins=self.config.logins) if p.fatal]
+                                         logins=self.config.logins,
+                                         admins=self.config.admins) if p.fatal]
         if fatal:
             raise WebTaskError(fatal[0])
         for name in task.placeholders():
@@ -333,7 +335,8 @@ class WebTaskEnv:
             return Transition(obs, True, False, 0.0, True, info=self._blocked_info())
         try:
             async with asyncio.timeout(self._step_limit_s()):
-                why = await execute(self.session, move, self.view.marks, self._clear_field)
+                why = await execute(self.session, move, self.view.marks, self._clear_field,
+                                    self._uploads())
                 obs = await self._observe()
         except TimeoutError as err:
             raise WebEpisodeError(
@@ -418,12 +421,39 @@ class WebTaskEnv:
         answer = final_answer([getattr(s, "action", None) for s in steps], end_reason)
         try:
             parts = await score_task(self.resolved, self.session, answer, self.task.base_dir,
-                                     self.judge, self.vqa)
+                                     self.judge, self.vqa, self._helpers())
         except Exception:  # scoring must never lose the recorded episode
             log.exception("web task %s: scoring failed", self.task.task_id)
             return {"score": None, "solved": None, "steps": n}
         s = parts.get("score")
         return {**parts, "solved": None if s is None else float(s == 1.0), "steps": n}
+
+    def _uploads(self) -> dict[str, str]:
+        """The files ``upload`` may give: the task's local input images, by the path the
+        task writes and by file name."""
+        out: dict[str, str] = {}
+        if self.task is None:
+            return out
+        for ref in self.task.images:
+            if "://" in ref or ref.startswith(("data:", "__")):
+                continue
+            path = _path(ref, self.task.base_dir)
+            if Path(path).is_file():
+                out[ref] = out[Path(ref).name] = path
+        return out
+
+    def _helpers(self) -> HelperEnv:
+        """What VWA's evaluation helpers may use: this episode's context, its sites'
+        addresses and the admin accounts of the web settings (passwords read now)."""
+        assert self.session is not None
+        admins = {}
+        for name, login in self.config.admins.items():
+            try:
+                admins[name] = AdminAccount(login.username, login.secret())
+            except WebConfigError as err:
+                log.warning("admin account of %s: %s", name, err)
+        return HelperEnv(self.session.context, {n: s.base for n, s in self.sites.items()},
+                         admins)
 
     async def close(self) -> None:
         await self._release()

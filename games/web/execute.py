@@ -9,9 +9,18 @@ what the field held stays (the text goes in at the caret). The rule option ``typ
 episode) selects the field's content first instead, so the field ends up holding exactly the typed
 text. On a ``<select>`` ``type`` picks the option with that label (VWA's keyboard typing
 cannot choose an option).
+
+``clear [id]`` (VWA's reader has it, its prompt does not offer it) clicks the element's centre,
+selects all and presses Backspace, as VWA does. ``upload [id] [path]`` clicks the element's
+centre, waits up to 2 s for the file chooser that click opens and gives it the file, as VWA
+does; PlayBench gives only a file the task itself offers - one of its own input images
+(``image``), named as the task writes it or by its file name - so a player cannot send any
+other file of this machine to a site.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -36,14 +45,20 @@ SELECT_JS = """([x, y, label]) => {
 }"""
 
 
+UPLOAD_WAIT_MS = 2000
+"""How long ``upload`` waits for a file chooser after its click (VWA's wait)."""
+
+
 async def execute(session: PageSession, action: WebAction, marks: SetOfMarks,
-                  clear_field: bool = False) -> str | None:
+                  clear_field: bool = False,
+                  uploads: Mapping[str, str] | None = None) -> str | None:
     """Apply ``action``; return None on success or the reason it failed (fed back to the
     player). ``stop`` does nothing here: ending the episode is the caller's business.
     ``clear_field``: ``type`` empties the field before typing (not VWA's behaviour; see
-    :data:`playbench.games.web.actions.TYPE_RULE`)."""
+    :data:`playbench.games.web.actions.TYPE_RULE`). ``uploads`` maps the paths ``upload`` may
+    name to the files given (the task's input images)."""
     name = action.name
-    if name in ("click", "hover", "type"):
+    if name in ("click", "hover", "type", "clear", "upload"):
         assert action.element is not None
         item = marks.element(action.element)
         if item is None:
@@ -56,7 +71,13 @@ async def execute(session: PageSession, action: WebAction, marks: SetOfMarks,
             if name == "hover":
                 await page.mouse.move(x, y)
                 return None
-            if name == "click":
+            if name == "upload":
+                return await _upload(session, action, x, y, uploads or {})
+            if name == "clear":
+                await page.mouse.click(x, y)
+                await page.keyboard.press("ControlOrMeta+A")
+                await page.keyboard.press("Backspace")
+            elif name == "click":
                 await page.mouse.click(x, y)
             elif item.select:
                 why = await session.answer(page.evaluate(SELECT_JS, [x, y, action.text]),
@@ -78,6 +99,26 @@ async def execute(session: PageSession, action: WebAction, marks: SetOfMarks,
         await session.settle()
         return None
     return await _page_action(session, action)
+
+
+async def _upload(session: PageSession, action: WebAction, x: float, y: float,
+                  uploads: Mapping[str, str]) -> str | None:
+    """``upload``: the named file must be one the task offers; the click must open a file
+    chooser within :data:`UPLOAD_WAIT_MS`."""
+    path = uploads.get(action.text.strip())
+    if path is None:
+        offered = ", ".join(sorted(uploads)) or "none"
+        return (f"upload [{action.element}]: {action.text.strip()[:80]!r} is not a file this "
+                f"task offers (offered: {offered})")
+    page = session.page
+    try:
+        async with page.expect_file_chooser(timeout=UPLOAD_WAIT_MS) as chooser:
+            await page.mouse.click(x, y)
+        await (await chooser.value).set_files(path)
+    except PlaywrightError as err:
+        return f"upload [{action.element}] failed: {_first_line(err)}"
+    await session.settle()
+    return None
 
 
 async def _page_action(session: PageSession, action: WebAction) -> str | None:

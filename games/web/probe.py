@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from playbench.games.web import expr
+from playbench.games.web.helpers import HELPERS, HelperEnv, HelperError, caller
 from playbench.games.web.session import PageSession
 
 GET_QUERY_TEXT = re.compile(
@@ -57,12 +59,25 @@ async def page_at(session: PageSession, url: str) -> AsyncIterator[Any]:
 
 
 async def locate_text(page: Any, locator: str, prep_actions: Sequence[str] = ()) -> str:
-    """The text a VWA locator selects: the page's HTML for an empty locator, the value of a
-    ``document.`` expression, ``func:get_query_text(__page__, "sel")`` (``_lowercase``), or the
-    text of every element a CSS selector matches."""
+    """The text a CSS, ``document.`` or ``get_query_text`` locator selects (see
+    :func:`locate`, which also runs VWA's other ``func:`` helpers and ``lambda:`` scripts)."""
+    value = await locate(page, locator, prep_actions)
+    return "" if value is None else value if isinstance(value, str) else str(value)
+
+
+async def locate(page: Any, locator: str, prep_actions: Sequence[str] = (),
+                 helpers: HelperEnv | None = None, last_url: str = "") -> Any:
+    """What a VWA locator selects: the page's HTML for an empty locator, the value of a
+    ``document.`` expression, ``func:get_query_text(__page__, "sel")`` (``_lowercase``), the
+    value of any other ``func:`` helper call (:mod:`playbench.games.web.expr`,
+    :mod:`playbench.games.web.helpers`; a text, a number or a record), the value of a
+    ``lambda:`` script run in the page - None when it fails or gives nothing, which fails the
+    whole check as in VWA - or the text of every element a CSS selector matches."""
     for js in prep_actions:
         await page.evaluate(f"() => {{ {js} }}")
     loc = locator.strip()
+    if locator.startswith("lambda:"):
+        return await _lambda(page, locator)
     try:
         if not loc:
             return str(await page.content())
@@ -73,9 +88,36 @@ async def locate_text(page: Any, locator: str, prep_actions: Sequence[str] = ())
             texts = await page.evaluate(TEXTS_JS, m.group(3))
             joined = "\n".join(str(t) for t in texts)
             return joined.lower() if m.group(1).endswith("_lowercase") else joined
+        if loc.startswith("func:"):
+            tree = expr.parse(loc[len("func:"):], HELPERS)
+            return await expr.evaluate(tree, caller(helpers or HelperEnv()), page, last_url)
         return "\n".join(str(t) for t in await page.evaluate(TEXTS_JS, loc))
     except Exception as err:
         raise ProbeError(f"locator {locator!r} failed: {str(err).splitlines()[0]}") from err
+
+
+async def _lambda(page: Any, locator: str) -> Any:
+    """A ``lambda:`` locator: VWA hands the script to the page (``page.evaluate``); an error
+    or a falsy value selects nothing (None)."""
+    try:
+        value = await page.evaluate(expr.lambda_script(locator))
+    except Exception:
+        return None
+    return value or None
+
+
+async def resolve_url(url: str, session: PageSession, helpers: HelperEnv | None) -> str:
+    """A check's page address: a ``func:`` call (``__last_url__`` = the final page's address)
+    is evaluated, anything else is returned as written (``last`` included)."""
+    if not url.startswith("func"):
+        return url
+    try:
+        tree = expr.parse(url.split("func:", 1)[-1], HELPERS)
+        value = await expr.evaluate(tree, caller(helpers or HelperEnv()), session.page,
+                                    str(session.page.url))
+    except (expr.ExpressionError, HelperError) as err:
+        raise ProbeError(f"url {url!r} failed: {err}") from err
+    return str(value)
 
 
 def _text(value: Any) -> str:

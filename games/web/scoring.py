@@ -15,7 +15,15 @@ from typing import Any
 
 from playbench.evaluators import web as ev
 from playbench.games.web.actions import action_name, parse_action
-from playbench.games.web.probe import ProbeError, fetch_image, locate_text, page_at, page_images
+from playbench.games.web.helpers import HelperEnv
+from playbench.games.web.probe import (
+    ProbeError,
+    fetch_image,
+    locate,
+    page_at,
+    page_images,
+    resolve_url,
+)
 from playbench.games.web.session import PageSession
 
 log = logging.getLogger(__name__)
@@ -40,9 +48,14 @@ def final_answer(actions: list[str | None], end_reason: str | None = None) -> st
 
 async def score_task(config: Mapping[str, Any], session: PageSession, answer: str,
                      base_dir: str, judge: ev.Judge | None = None,
-                     vqa: ev.Judge | None = None) -> dict[str, float | None]:
-    """Every evaluator the task lists, by kind, and their product under ``score``."""
+                     vqa: ev.Judge | None = None,
+                     helpers: HelperEnv | None = None) -> dict[str, float | None]:
+    """Every evaluator the task lists, by kind, and their product under ``score``.
+    ``helpers`` gives VWA's ``func:`` helpers the sites' addresses and admin accounts (without
+    it they have the session's context only, which the page readers need)."""
     spec = config.get("eval") or {}
+    if helpers is None:
+        helpers = HelperEnv(context=session.context)
     intent = str(config.get("intent", ""))
     parts: dict[str, float | None] = {}
     for kind in spec.get("eval_types") or []:
@@ -54,10 +67,11 @@ async def score_task(config: Mapping[str, Any], session: PageSession, answer: st
                 parts[kind] = ev.url_match(spec["reference_url"], session.page.url,
                                            spec.get("url_note") or ev.DEFAULT_URL_NOTE)
             elif kind == "program_html":
-                parts[kind] = await _program_html(spec["program_html"], session, intent, judge)
+                parts[kind] = await _program_html(spec["program_html"], session, intent, judge,
+                                                  helpers)
             elif kind == "page_image_query":
                 parts[kind] = await _page_images(spec["page_image_query"], session, base_dir,
-                                                 vqa)
+                                                 vqa, helpers)
         except ProbeError as err:
             log.warning("task %s: %s could not be evaluated: %s", config.get("task_id"), kind,
                         err)
@@ -67,23 +81,44 @@ async def score_task(config: Mapping[str, Any], session: PageSession, answer: st
 
 
 async def _program_html(checks: list[Mapping[str, Any]], session: PageSession, intent: str,
-                        judge: ev.Judge | None) -> float | None:
+                        judge: ev.Judge | None, helpers: HelperEnv) -> float | None:
     """Every ``program_html`` item, by VWA's rules (:func:`playbench.evaluators.web.page_score`; the
-    judge is not told the task, so ``intent`` goes unused here as in VWA)."""
+    judge is not told the task, so ``intent`` goes unused here as in VWA). A locator that
+    selects nothing (None: a ``lambda:`` script that failed or gave a falsy value) fails the
+    whole evaluator, as VWA's loop stops with 0 there."""
     results: list[float | None] = []
     for check in checks:
-        async with page_at(session, check["url"]) as page:
-            text = await locate_text(page, check.get("locator", ""),
-                                     check.get("prep_actions") or ())
-        results.append(await ev.page_score(check["required_contents"], text, judge))
+        url = await resolve_url(str(check["url"]), session, helpers)
+        async with page_at(session, url) as page:
+            value = await locate(page, check.get("locator", ""), check.get("prep_actions") or (),
+                                 helpers, str(session.page.url))
+        if value is None:
+            return 0.0
+        results.append(await _page_check(check["required_contents"], value, judge))
     return ev.combine(results)
 
 
+async def _page_check(required: Mapping[str, Any], value: Any,
+                      judge: ev.Judge | None) -> float | None:
+    """One item's check of what its locator selected. VWA compares a helper's number as a
+    number under ``required_values`` (a text is read as a whole number first); every other
+    value is compared as its text."""
+    first = next((k for k in ev.PAGE_CHECKS if k in required), None)
+    if first == "required_values" and isinstance(value, (int, float)) and \
+            not isinstance(value, bool):
+        conditions = [str(c) for c in required["required_values"]]
+        return float(all(any(ev.satisfies(value, alt) for alt in c.split(ev.OR))
+                         for c in conditions))
+    return await ev.page_score(required, value if isinstance(value, str) else str(value),
+                               judge)
+
+
 async def _page_images(queries: list[Mapping[str, Any]], session: PageSession, base_dir: str,
-                       vqa: ev.Judge | None) -> float | None:
+                       vqa: ev.Judge | None, helpers: HelperEnv) -> float | None:
     results: list[float | None] = []
     for q in queries:
-        async with page_at(session, q["eval_image_url"]) as page:
+        url = await resolve_url(str(q["eval_image_url"]), session, helpers)
+        async with page_at(session, url) as page:
             found = await page_images(session, page, q.get("eval_image_class", ""))
         if q.get("eval_fuzzy_image_match"):
             gold = [await fetch_image(session, ref.strip(), base_dir)

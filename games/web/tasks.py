@@ -49,8 +49,6 @@ EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
 AND = " |AND| "
 OR = " |OR| "
 PLACEHOLDER = re.compile(r"__([A-Z][A-Z_]*?)__")
-LOCATOR_FUNCS = ("get_query_text", "get_query_text_lowercase")
-"""VWA locator helpers PlayBench implements (``func:get_query_text(__page__, "sel")``)."""
 
 
 @dataclass(frozen=True)

@@ -75,8 +75,8 @@ def test_bracket_contents_keep_their_spaces_as_in_vwa():
     # second space before a bracket.
     ("CLICK [7]", "not_in_vocabulary"), ("Stop [x]", "not_in_vocabulary"),
     ("hover [ 2 ]", "malformed"), ("click  [7]", "malformed"), ("scroll [UP]", "malformed"),
-    # clear is no VWA action (VWA's ActionTypes have none).
-    ("clear [4]", "not_in_vocabulary"),
+    # clear and upload are read as VWA's reader reads them; their arguments are required.
+    ("clear [x]", "malformed"), ("upload [4]", "malformed"), ("Clear [4]", "not_in_vocabulary"),
     ("jump [3]", "not_in_vocabulary"), ("double_click [3]", "not_in_vocabulary"),
     ("please click [3]", "not_in_vocabulary"),
 ])
@@ -86,9 +86,20 @@ def test_unreadable_actions_raise_with_a_kind(text, kind):
     assert info.value.kind == kind
 
 
+def test_clear_and_upload_are_read_as_vwas_reader_reads_them():
+    assert parse_action("clear [4]") == WebAction("clear", element=4)
+    assert parse_action("clear [4] the search box") == WebAction("clear", element=4)
+    assert parse_action("upload [7] [images/kite.png]") == WebAction(
+        "upload", element=7, text="images/kite.png")
+    # VWA appends the type-like [1] flag when none is given; a given flag is dropped.
+    assert parse_action("upload [7] [kite.png] [0]") == WebAction("upload", element=7,
+                                                                  text="kite.png")
+    assert format_action(parse_action("clear [4]")) == "clear [4]"
+
+
 def test_read_action_gives_an_invalid_with_a_reason_instead_of_raising():
-    got = read_action("clear [4]")
-    assert isinstance(got, Invalid) and got.kind == "not_in_vocabulary" and "clear" in got.reason
+    got = read_action("erase [4]")
+    assert isinstance(got, Invalid) and got.kind == "not_in_vocabulary" and "erase" in got.reason
     blank = read_action("   ")
     assert isinstance(blank, Invalid) and blank.kind == "no_action" and blank.reason
     assert read_action("click [4]") == WebAction("click", element=4)
@@ -115,6 +126,8 @@ _actions = st.one_of(
     st.builds(lambda t: WebAction("stop", text=t), _text),
     st.builds(lambda x, y: WebAction("click_at", x=x, y=y), st.integers(0, 4000),
               st.integers(0, 4000)),
+    st.builds(lambda i: WebAction("clear", element=i), st.integers(0, 999)),
+    st.builds(lambda i, t: WebAction("upload", element=i, text=t), st.integers(0, 999), _some),
     st.sampled_from([WebAction(n) for n in ("new_tab", "close_tab", "go_back", "go_forward")]),
 )
 
@@ -125,7 +138,7 @@ def test_parse_of_format_gives_the_action_back(action):
 
 
 @given(st.one_of(_text, st.builds(lambda n, t: n + t, st.sampled_from(
-    [*VWA_ACTIONS, "click_at", "clear", "Click"]), _text)))
+    [*VWA_ACTIONS, "click_at", "clear", "upload", "Click"]), _text)))
 def test_any_text_reads_to_an_action_or_an_invalid_with_a_reason(text):
     got = read_action(text)
     if isinstance(got, Invalid):

@@ -87,18 +87,18 @@ def test_a_single_object_file_is_one_task():
     (_task(eval={"eval_types": ["program_html"], "program_html": [
         {"url": "func:shopping_get_latest_order_url()", "locator": "",
          "required_contents": {"must_include": ["x"]}}]}),
-     "eval.program_html[0].url", "not supported"),
+     "eval.program_html[0].url", "admin_accounts.SHOPPING"),
     (_task(eval={"eval_types": ["program_html"], "program_html": [
-        {"url": "last", "locator": "func:reddit_get_post_comment_tree(__page__)",
+        {"url": "last", "locator": "func:gitlab_get_merge_request_comment(__page__)",
          "required_contents": {"must_include": ["x"]}}]}),
-     "eval.program_html[0].locator", "not supported"),
+     "eval.program_html[0].locator", "unknown helper 'gitlab_get_merge_request_comment'"),
     (_task(eval={"eval_types": ["page_image_query"], "page_image_query": []}),
      "eval.page_image_query", "missing or empty"),
     (_task(eval={"eval_types": ["page_image_query"], "page_image_query": ["a.png"]}),
      "eval.page_image_query[0]", "must be an object"),
     (_task(eval={"eval_types": ["page_image_query"], "page_image_query": [
         {"eval_image_url": "func:get_image()", "eval_fuzzy_image_match": "x.png"}]}),
-     "eval.page_image_query[0].eval_image_url", "not supported"),
+     "eval.page_image_query[0].eval_image_url", "unknown helper 'get_image'"),
     (_task(eval={"eval_types": ["program_html"], "program_html": [3]}),
      "eval.program_html[0]", "must be an object"),
     (_task(start_url="__SHOPPING__/cart"), "sites", "no address for __SHOPPING__"),
