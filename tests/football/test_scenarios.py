@@ -58,7 +58,8 @@ def test_a_persons_own_scenario_loads_with_its_players(tmp_path):
     assert [(p.side, p.role) for p in s.players] == [("L", "GK"), ("L", "CF"), ("L", "AM"),
                                                     ("R", "GK"), ("R", "CB")]
     grf = s.grf()
-    assert grf["right"][1] == [-0.95, -0.05, "CB"]  # GRF places the right team in its frame
+    # GRF places the right team in its frame; neither lazy nor kept from control
+    assert grf["right"][1] == [-0.95, -0.05, "CB", False, True]
     KIND.check_level(lv)
 
 
