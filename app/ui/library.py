@@ -39,6 +39,7 @@ from playbench.app.ui.qt import (
 from playbench.app.ui.start_panel import StartPanel
 from playbench.app.ui.surface_registry import SurfaceRegistry
 from playbench.db.lockguard import database_files
+from playbench.games.kind import default_registry, source_picker
 
 THUMB = 64
 OPTIMAL_COLUMN = 4
@@ -395,7 +396,9 @@ class LibraryView(QWidget):
         game = self.game
         if game is None:
             return
-        path, _ = open_file_name(self, "Add a level file", "",
+        picker = source_picker(default_registry().get(game))  # the kind's own files, if named
+        path, _ = open_file_name(self, picker.title if picker else "Add a level file", "",
+                                 picker.file_filter if picker else
                                  "Level files (*.xsb *.txt *.jsonl *.json);;All (*)",
                                  protect=database_files(self.state.db_url))
         if path:

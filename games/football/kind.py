@@ -29,8 +29,9 @@ from playbench.games.board_kind import BoardKind
 from playbench.games.env import BoardTaskEnv
 from playbench.games.football import game, scenarios
 from playbench.games.football.engine import QUIET_WIDTH, unavailable_reason
+from playbench.games.football.magebench_files import READER as MAGEBENCH_FILES
 from playbench.games.football.render import FRAME_WIDTH, FootballRenderer, sketch
-from playbench.games.kind import EnvServices, Gesture
+from playbench.games.kind import EnvServices, Gesture, SourcePicker
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Action, Budget, Observation, Setting, Task, Transition
 
@@ -154,6 +155,7 @@ SPEC = GameSpec(
     move_help="one action ID: " + ", ".join(game.ACTIONS),
     default_format="football",
     describe=_describe,
+    readers=(MAGEBENCH_FILES,),
 )
 
 
@@ -240,6 +242,13 @@ class FootballKind(BoardKind):
     """GRF is deterministic under its seed: the same decisions give the same game."""
     protocol_family = "magebench"
     """Models play every football setting with MageBench's prompt (the only one it has)."""
+    source_picker = SourcePicker(
+        "Add scenario file…", "Add football scenarios",
+        file_filter="Football scenarios (*.football *.py *.json);;All (*)",
+        tooltip="A .football file, a MageBench scenario builder (resources/Football/R1_P_1.py; "
+                "read as data, never run) or a MageBench list (Football_all.json, "
+                "Football_mini.json)")
+    """The Library adds our scenario files and MageBench's published ones."""
 
     def __init__(self) -> None:
         super().__init__(SPEC, help=HELP, input_map=FootballInput, answers=FootballAnswers(),

@@ -20,6 +20,13 @@ The format (suffix ``.football``), one scenario per block, blocks separated by a
     R GK 1.000 0.000
     ...
 
+A scenario may also carry GRF scenario settings, one ``config NAME VALUE`` line each
+(``config game_duration 400``, ``config offsides false``; the names and which of them the engine
+applies are in :mod:`playbench.games.football.grf_config`), and a player line may end with
+``lazy`` (GRF's AI leaves the player still) and ``uncontrollable`` (never the one the person or
+model controls), as GRF's ``AddPlayer`` takes them. Coordinates are decimals kept as written:
+an imported MageBench scenario keeps its four decimals exactly.
+
 Coordinates are GRF's pitch coordinates seen from the left team (the one the player controls):
 x from -1 (own goal line) to 1 (the goal we attack), y from -0.42 (top touchline) to 0.42. The
 right team is written in the same frame (the engine mirrors it for GRF, whose builder places the
@@ -36,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playbench.games.base import Level, LevelError
+from playbench.games.football import grf_config
 
 GAME = "football"
 ROLES = ("GK", "CB", "LB", "RB", "DM", "CM", "LM", "RM", "AM", "CF")
@@ -56,6 +64,10 @@ class Player:
     role: str
     x: float
     y: float
+    lazy: bool = False
+    """GRF's AI moves a lazy player only when it must."""
+    controllable: bool = True
+    """Whether the player may be the one controlled (GRF's ``controllable``)."""
 
 
 @dataclass(frozen=True)
@@ -65,15 +77,24 @@ class Scenario:
     category: str
     ball: tuple[float, float]
     players: tuple[Player, ...]
+    config: tuple[tuple[str, grf_config.Value], ...] = ()
+    """The GRF scenario settings the scenario sets, in its order (none: the engine's
+    defaults, MageBench's values)."""
 
     def side(self, side: str) -> list[Player]:
         return [p for p in self.players if p.side == side]
 
     def grf(self) -> dict[str, object]:
-        """The scenario as the engine server takes it (the right team in its own frame)."""
+        """The scenario as the engine server takes it: the right team in its own frame (GRF
+        mirrors it, x and y, as it does for every scenario builder), each player with its
+        ``lazy`` and ``controllable`` flags, and the settings the engine applies."""
+        applied = {k: grf_config.engine_value(v) for k, v in self.config
+                   if k in grf_config.APPLIED}
         return {"ball": list(self.ball),
-                "left": [[p.x, p.y, p.role] for p in self.side("L")],
-                "right": [[-p.x, -p.y, p.role] for p in self.side("R")]}
+                "left": [[p.x, p.y, p.role, p.lazy, p.controllable] for p in self.side("L")],
+                "right": [[-p.x, -p.y, p.role, p.lazy, p.controllable]
+                          for p in self.side("R")],
+                "config": applied}
 
 
 def _num(word: str, what: str, line: int) -> float:
@@ -99,6 +120,7 @@ def parse(text: str, name: str = "") -> Scenario:
     category: str | None = None
     ball: tuple[float, float] | None = None
     players: list[Player] = []
+    config: dict[str, grf_config.Value] = {}
     for n, raw in enumerate(text.splitlines(), start=1):
         words = raw.split()
         if not words or words[0].startswith(";"):
@@ -116,16 +138,29 @@ def parse(text: str, name: str = "") -> Scenario:
         elif head == "ball" and len(words) == 3:
             ball = (_num(words[1], "ball x", n), _num(words[2], "ball y", n))
             _inside(*ball, "the ball", n)
-        elif head in ("L", "R") and len(words) == 4:
+        elif head == "config" and len(words) == 3:
+            if words[1] in config:
+                raise LevelError(f"config {words[1]} is set twice", line=n)
+            try:
+                config[words[1]] = grf_config.parse(words[1], words[2])
+            except ValueError as err:
+                raise LevelError(str(err), line=n) from None
+        elif head in ("L", "R") and 4 <= len(words) <= 6:
             if words[1] not in ROLES:
                 raise LevelError(f"role must be one of {' '.join(ROLES)}, got {words[1]!r}",
                                  line=n)
-            p = Player(head, words[1], _num(words[2], "x", n), _num(words[3], "y", n))
+            flags = words[4:]
+            if any(f not in _FLAGS for f in flags) or len(set(flags)) < len(flags):
+                raise LevelError(f"after a player's position come only the words lazy and "
+                                 f"uncontrollable (each once), got {' '.join(flags)!r}", line=n)
+            p = Player(head, words[1], _num(words[2], "x", n), _num(words[3], "y", n),
+                       "lazy" in flags, "uncontrollable" not in flags)
             _inside(p.x, p.y, f"player {head} {p.role}", n)
             players.append(p)
         else:
-            raise LevelError(f"expected 'zone N', 'category NAME', 'ball X Y' or "
-                             f"'L|R ROLE X Y', got {raw.strip()!r}", line=n)
+            raise LevelError(f"expected 'zone N', 'category NAME', 'config NAME VALUE', "
+                             f"'ball X Y' or 'L|R ROLE X Y [lazy] [uncontrollable]', got "
+                             f"{raw.strip()!r}", line=n)
     if zone is None or category is None or ball is None:
         missing = [w for w, v in (("zone", zone), ("category", category), ("ball", ball))
                    if v is None]
@@ -137,13 +172,34 @@ def parse(text: str, name: str = "") -> Scenario:
         keepers = sum(p.role == "GK" for p in team)
         if keepers != 1:
             raise LevelError(f"{title} needs exactly one GK, has {keepers}")
-    return Scenario(name, zone, category, ball, tuple(players))
+    return Scenario(name, zone, category, ball, tuple(players), tuple(config.items()))
+
+
+_FLAGS = ("lazy", "uncontrollable")
+
+
+def coordinate(value: float) -> str:
+    """A coordinate as the format writes it: three decimals when they hold the value exactly
+    (the bundled set), else the shortest text that reads back as the same number."""
+    short = f"{value:.3f}"
+    return short if float(short) == value else repr(value)
+
+
+def player_line(p: Player, x: str | None = None, y: str | None = None) -> str:
+    """A player's line; ``x`` and ``y``: the coordinates' text when it is given exactly (an
+    imported file's decimals), else written from the numbers."""
+    words = [p.side, p.role, x if x is not None else coordinate(p.x),
+             y if y is not None else coordinate(p.y)]
+    words += ["lazy"] * p.lazy + ["uncontrollable"] * (not p.controllable)
+    return " ".join(words)
 
 
 def body(s: Scenario) -> str:
     """The scenario's lines without the title (a level's text)."""
-    lines = [f"zone {s.zone}", f"category {s.category}", f"ball {s.ball[0]:.3f} {s.ball[1]:.3f}"]
-    lines += [f"{p.side} {p.role} {p.x:.3f} {p.y:.3f}" for p in s.players]
+    lines = [f"zone {s.zone}", f"category {s.category}"]
+    lines += [f"config {k} {grf_config.text(v)}" for k, v in s.config]
+    lines.append(f"ball {coordinate(s.ball[0])} {coordinate(s.ball[1])}")
+    lines += [player_line(p) for p in s.players]
     return "\n".join(lines)
 
 

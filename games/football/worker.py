@@ -10,8 +10,9 @@ process), which is also why the engine sits out of PlayBench's process.
 Protocol: one JSON object per line on stdin, one per line on stdout.
 
 - ``{"cmd": "reset", "scenario": {...}, "seed": N, "width": W}`` starts the scenario (the
-  data file's object, see ``playbench.games.football.scenarios``) with GRF's engine seed
-  ``N`` and answers ``{"obs": RAW}``.
+  data file's object, see ``playbench.games.football.scenarios``: the ball, each team's
+  ``[x, y, role, lazy, controllable]`` with the right team in its own frame, and the
+  ``config`` settings it sets) with GRF's engine seed ``N`` and answers ``{"obs": RAW}``.
 - ``{"cmd": "step", "action": I}`` plays one frame with GRF's full action set index ``I``
   (19 is the built-in AI) and answers ``{"obs": RAW, "done": bool}``.
 - ``{"cmd": "frame"}`` answers ``{"width": W, "height": H, "rgb": BASE64}`` (the last frame).
@@ -23,7 +24,8 @@ game mode, the controlled player).
 
 Scenario config (docs/reference/football.md): a 400-frame game that ends on a goal, on the ball
 going out of play and on a change of possession; no offside; the opponents' AI at difficulty
-0.0 and our team's at 1.0 [code]; GRF's stochastic engine seeded per episode
+0.0 and our team's at 1.0 [code] - MageBench's values, which a scenario's own ``config``
+settings replace (:data:`KINDS` lists the ones applied); GRF's stochastic engine seeded per episode
 (``game_engine_random_seed``), which GRF replays exactly for the same seed and actions.
 
 Determinism mode: the engine is always GRF's rendering engine, which draws only the frames
@@ -50,29 +52,47 @@ MODULE = "playbench_scenario"
 """The module name the scenario is registered under inside ``gfootball.scenarios``."""
 
 ROLES = ("GK", "CB", "LB", "RB", "DM", "CM", "LM", "RM", "AM", "CF")
+DEFAULTS: dict[str, Any] = {
+    "game_duration": 400, "deterministic": False, "offsides": False,
+    "end_episode_on_score": True, "end_episode_on_out_of_play": True,
+    "end_episode_on_possession_change": True, "right_team_difficulty": 0.0,
+    "left_team_difficulty": 1.0}
+"""MageBench's scenario settings, used where a scenario sets none (module docstring)."""
+KINDS: dict[str, Any] = {
+    "game_duration": int, "deterministic": bool, "offsides": bool,
+    "end_episode_on_score": bool, "end_episode_on_out_of_play": bool,
+    "end_episode_on_possession_change": bool, "left_team_difficulty": float,
+    "right_team_difficulty": float, "second_half": int, "use_magnet": bool}
+"""The scenario settings a scenario may change here (``grf_config.APPLIED`` in PlayBench;
+this file imports nothing from PlayBench) and the type GRF's config takes for each."""
 
 
 def _builder_module(scenario: dict[str, Any]) -> types.ModuleType:
     """A module with GRF's ``build_scenario`` hook that places the scenario's players."""
     import gfootball_engine as libgame  # type: ignore[import-not-found]
 
+    settings = dict(DEFAULTS)
+    given = scenario.get("config") or {}
+    unknown = sorted(set(given) - set(KINDS))
+    if unknown:
+        raise ValueError(f"the engine does not apply the setting {unknown[0]!r}")
+    settings.update(given)
+
     def build_scenario(builder: Any) -> None:
         cfg = builder.config()
-        cfg.game_duration = int(scenario.get("frames", 400))
-        cfg.deterministic = False
-        cfg.offsides = False
-        cfg.end_episode_on_score = True
-        cfg.end_episode_on_out_of_play = True
-        cfg.end_episode_on_possession_change = True
-        cfg.right_team_difficulty = float(scenario.get("opponent_difficulty", 0.0))
-        cfg.left_team_difficulty = float(scenario.get("team_difficulty", 1.0))
+        for name, value in settings.items():
+            setattr(cfg, name, KINDS[name](value))
         bx, by = scenario["ball"]
         builder.SetBallPosition(float(bx), float(by))
         for side, key in ((libgame.e_Team.e_Left, "left"), (libgame.e_Team.e_Right, "right")):
             builder.SetTeam(side)
-            for x, y, role in scenario[key]:
+            for entry in scenario[key]:
+                x, y, role = entry[:3]
+                lazy = bool(entry[3]) if len(entry) > 3 else False
+                controllable = bool(entry[4]) if len(entry) > 4 else True
                 builder.AddPlayer(float(x), float(y),
-                                  getattr(libgame.e_PlayerRole, f"e_PlayerRole_{role}"))
+                                  getattr(libgame.e_PlayerRole, f"e_PlayerRole_{role}"),
+                                  lazy, controllable)
 
     module = types.ModuleType(f"gfootball.scenarios.{MODULE}")
     module.build_scenario = build_scenario  # type: ignore[attr-defined]

@@ -58,7 +58,8 @@ def test_a_persons_own_scenario_loads_with_its_players(tmp_path):
     assert [(p.side, p.role) for p in s.players] == [("L", "GK"), ("L", "CF"), ("L", "AM"),
                                                     ("R", "GK"), ("R", "CB")]
     grf = s.grf()
-    assert grf["right"][1] == [-0.95, -0.05, "CB"]  # GRF places the right team in its frame
+    # GRF places the right team in its frame; neither lazy nor kept from control
+    assert grf["right"][1] == [-0.95, -0.05, "CB", False, True]
     KIND.check_level(lv)
 
 
@@ -96,3 +97,26 @@ def test_the_sketch_marks_every_player_in_its_colour():
     assert all(count.values())
     thumb = KIND.thumbnail(lv, 64)
     assert thumb is not None and thumb.shape[1] == 64 and thumb.dtype.name == "uint8"
+
+
+def test_settings_and_player_flags_round_trip_and_bad_ones_are_named(tmp_path):
+    path = tmp_path / "set.football"
+    text = ("; set\nzone 2\ncategory personal\nconfig offsides true\n"
+            "config right_team_difficulty 0.25\nball -0.8107 0.1\nL GK -1.0 0.0 uncontrollable\n"
+            "L CF -0.7 0.0 lazy\nR GK 0.99 0.0\n")
+    path.write_text(text)
+    (lv,) = KIND.load(str(path))
+    s = scenarios.scenario_of(lv)
+    assert [(p.lazy, p.controllable) for p in s.players] == [(False, False), (True, True),
+                                                            (False, True)]
+    assert s.grf()["config"] == {"offsides": True, "right_team_difficulty": 0.25}
+    assert scenarios.scenario_of(scenarios.level(s, 1)) == s
+    assert "ball -0.8107 0.1" in scenarios.body(s)  # four decimals stay
+    for bad, words in (("config offsides maybe", "true or false"),
+                       ("config frames 3", "not a setting"),
+                       ("L CF -0.7 0.0 sleepy", "lazy and uncontrollable")):
+        path.write_text(text.replace("config offsides true", bad).replace(
+            "L CF -0.7 0.0 lazy", bad if bad.startswith("L") else "L CF -0.7 0.0 lazy"))
+        with pytest.raises(LevelError, match=words) as err:
+            KIND.load(str(path))
+        assert err.value.source == str(path) and err.value.line in (4, 8)

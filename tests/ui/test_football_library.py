@@ -25,3 +25,28 @@ def test_the_library_says_how_to_enable_football_when_the_engine_is_missing(
     assert not lib.levels.isColumnHidden(4) and lib.min_opt.isVisible()
     lib.select_level(1)
     assert "optimal:" in start.facts.text()
+
+
+def test_the_add_button_offers_football_scenarios_and_lists_magebench_files(
+        make_window, qtbot, monkeypatch):
+    from pathlib import Path
+
+    from playbench.app.ui import library as library_module
+    monkeypatch.setenv("PLAYBENCH_FOOTBALL_PYTHON", "/nonexistent/football/python")
+    listed = (Path(__file__).parents[1] / "football" / "data" / "magebench" / "resources"
+              / "Football_all.json")
+    asked: list[str] = []
+
+    def pick(parent, title, start, filters, **kw):
+        asked.append(filters)
+        return str(listed), ""
+
+    monkeypatch.setattr(library_module, "open_file_name", pick)
+    window = make_window()
+    lib = window.library
+    lib.select("football", "magebench-mini")
+    lib.add_file.click()
+    assert "*.py" in asked[0] and "*.football" in asked[0]
+    qtbot.waitUntil(lambda: lib.levels.rowCount() == 3, timeout=20000)
+    titles = [lib.levels.item(r, 2).text() for r in range(3)]
+    assert titles == ["R5_T_3", "R1_P_1", "R9_R_2"]
