@@ -102,12 +102,12 @@ async def run(clicks: int) -> None:
     window.show()
     lib = window.library
     lib.select("web")
-    await until(lambda: bool(lib.web.rows))
-    lib.web.select_task(0)
-    lib.web.player.setCurrentIndex(lib.web.player.findData("human"))
-    lib.web.max_actions.setValue(999)
-    lib.web.play.click()
-    view = window.web
+    await until(lambda: bool(lib.panel("web").rows))
+    lib.panel("web").select_task(0)
+    lib.panel("web").player.setCurrentIndex(lib.panel("web").player.findData("human"))
+    lib.panel("web").max_actions.setValue(999)
+    lib.panel("web").play.click()
+    view = window.play_place.view("browser")
     canvas = view.page.canvas
 
     def idle() -> bool:

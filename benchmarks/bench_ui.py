@@ -105,7 +105,7 @@ def key_to_paint(presses: int, db_url: str, games: Sequence[str] = GAMES
     window, state = build(AppState(db_url=db_url))
     window.resize(1400, 900)
     window.show()
-    board = window.play.board
+    board = window.play_place.view("board").board
     painted = [0]
     paint_times: list[float] = []
 
@@ -149,7 +149,7 @@ def key_to_paint(presses: int, db_url: str, games: Sequence[str] = GAMES
                                Budget(max_actions=100_000), rules)
             index += 1
             window.start(req)
-            session = window.play.session
+            session = window.play_place.view("board").session
             pump_until(lambda: session.player.waiting)
             sudoku_cell = None
             while len(samples) < presses and session.result is None:
@@ -183,7 +183,7 @@ def key_to_paint(presses: int, db_url: str, games: Sequence[str] = GAMES
                 if first is not None:
                     samples.append((first - t0) * 1000)
                 paint_times.clear()
-            window.play.stop()
+            window.play_place.view("board").stop()
             pump_until(lambda: session.result is not None)
         out[game] = samples
     window.close()

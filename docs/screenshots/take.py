@@ -67,7 +67,7 @@ async def tour(window: Any) -> None:
     start.player.setCurrentIndex(start.player.findData("human"))
     start.play.click()
     go_ahead()
-    play = window.play
+    play = window.play_place.view("board")
     await until(lambda: play.session is not None and play.session.player.waiting)
     session = play.session
     solution = session.task.level.meta["solution"]
@@ -133,9 +133,9 @@ async def tour(window: Any) -> None:
     await until(lambda: demo.session.result is not None)
 
     # 6. Episode viewer: the human Sokoban episode, scrubbed to its illegal step
-    window.play.stop()
+    window.play_place.view("board").stop()
     await settle(0.5)
-    window.show_episode(window.play.session.episode_id)
+    window.show_episode(window.play_place.view("board").session.episode_id)
     await settle(0.2)
     human = next(s for s in window.episodes.shown if s.game == "sokoban"
                  and s.participant_kind == "human")
@@ -172,7 +172,7 @@ async def tour(window: Any) -> None:
     missing.write_text("; one room\n#####\n#@$.#\n#####\n")
     lib.add_level_file("sokoban", str(missing))
     missing.unlink()
-    window.tabs.setCurrentIndex(0)
+    window.show_page(window.library)
     lib.select("maze")
     lib.select("sokoban", str(missing))
     await settle(0.6)

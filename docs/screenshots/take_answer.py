@@ -110,8 +110,8 @@ def in_thread(fn: Any, *args: Any) -> threading.Thread:
 async def tour(window: Any) -> None:
     from PySide6.QtWidgets import QComboBox
 
-    view = window.answer
-    window.tabs.setCurrentWidget(view)
+    view = window.models.answer
+    window.show_page(view)
     if not port_free(view.port.value()):
         view.port.setValue(0)  # the machine runs serve-human already: any free port
     view.start_endpoint()
@@ -148,8 +148,8 @@ async def tour(window: Any) -> None:
     await until(lambda: view.endpoint is None)
 
     # The recording proxy in Models > Model demo, in front of the demo profile.
-    demo, panel = window.demo, window.proxy
-    window.tabs.setCurrentWidget(demo)
+    demo, panel = window.demo, window.models.proxy
+    window.show_page(demo)
     panel.profile.setCurrentIndex(panel.profile.findData("demo"))
     panel.start()
     await until(lambda: bool(panel.url.text()))

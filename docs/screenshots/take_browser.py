@@ -26,13 +26,13 @@ async def tour(window: Any) -> None:
 
     lib = window.library
     lib.select("web")
-    panel = lib.web
+    panel = lib.panel("web")
     await until(lambda: bool(panel.rows))
     panel.select_task(24)
     await settle()
     shoot(window, "library-web")
 
-    view = window.web
+    view = window.play_place.view("browser")
     canvas = view.page.canvas
 
     def idle() -> bool:
@@ -47,7 +47,7 @@ async def tour(window: Any) -> None:
         return canvas.from_page(x + w / 2, y + h / 2).toPoint()
 
     async def start(task_id: int, setting: str = "default") -> None:
-        window.tabs.setCurrentWidget(lib)
+        window.show_page(lib)
         lib.select("web")
         panel.select_task(task_id)
         panel.player.setCurrentIndex(panel.player.findData("human"))
@@ -87,7 +87,7 @@ async def tour(window: Any) -> None:
     await until(lambda: view.session.result is not None)
 
     # 3. The model demo on a web task: the page as the model sees it, paused mid-run.
-    window.tabs.setCurrentWidget(lib)
+    window.show_page(lib)
     panel.select_task(17)
     panel.player.setCurrentIndex(panel.player.findData("model:demo"))
     panel.setting.setCurrentIndex(panel.setting.findData("vwa:som"))

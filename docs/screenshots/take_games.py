@@ -4,9 +4,9 @@ of ``take_browser.py``).
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/screenshots/take_games.py
 
 It starts the app on a scratch database, opens the Library's "Browser games" entry, plays the
-bundled 2048 in the Play place's game pane as a person would (arrow keys, same clock), then lets the offline
-demo model (``serve-model``'s scripted policy, over HTTP) play Snake in Models > Model demo, and
-saves game-person.png and game-model.png next to this file.
+bundled 2048 in the Play place's game pane as a person would (arrow keys, same clock), then
+lets the offline demo model (``serve-model``'s scripted policy, over HTTP) play Snake in
+Models > Model demo, and saves game-person.png and game-model.png next to this file.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ async def tour(window: Any) -> None:
     await until(lambda: bool(panel.rows))
 
     def pick(title: str, player: str) -> None:
-        window.tabs.setCurrentWidget(lib)
+        window.show_page(lib)
         lib.select(KIND)
         row = next(r for r in panel.rows if r.level.title == title)
         panel.select_task(row.task_id)
@@ -40,7 +40,7 @@ async def tour(window: Any) -> None:
         go_ahead()
 
     # 1. A person plays 2048 (task 2) in the Play place's game pane: arrow keys, one action each.
-    view = window.games
+    view = window.play_place.view("game")
     pick("01_2048/01_02", "human")
 
     def idle() -> bool:

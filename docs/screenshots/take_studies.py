@@ -123,14 +123,14 @@ async def tour(window: Any) -> None:
 
     # 1. The annotator's queue: practice first, four done, one paused, one to do.
     studies = window.studies
-    window.tabs.setCurrentWidget(studies)
+    window.show_page(studies)
     await until(lambda: studies.snapshot is not None)
     await settle()
     shoot(window, "studies-queue")
 
     # 2. Compare: a Sokoban room, people and models side by side at the first divergence.
     compare = window.compare
-    window.tabs.setCurrentWidget(compare)
+    window.show_page(compare)
     await until(lambda: compare.loading is not None and compare.loading.done())
     compare.study.setCurrentIndex(compare.study.findData("pilot-2026"))
     compare.refresh(reload=True)
@@ -162,7 +162,7 @@ async def tour(window: Any) -> None:
     # 3. Results: the study's leaderboard (annotators pooled) with intervals, and the
     #    human-vs-models plot.
     results = window.results
-    window.tabs.setCurrentWidget(results)
+    window.show_page(results)
     await until(lambda: results.computing is not None and results.computing.done())
     results.study.setCurrentIndex(results.study.findData("pilot-2026"))
     results.pool.setChecked(True)  # one "humans" row per game: people against the models
