@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from playbench.app.agents.protocols import kind_family
 from playbench.app.core.player import PlayContext
-from playbench.games.kind import KindError, UnknownKind, default_registry
 
 HEADER = "X-PlayBench-Hint"
 VERSION = 1
@@ -88,12 +88,9 @@ def web_hint(context: PlayContext) -> WebHint:
 
 
 def _page_kind(game: str) -> bool:
-    """Whether ``game``'s kind is played on pages (``view`` "browser"): its hints carry the
-    page's facts, since the endpoint cannot rebuild a page from a level text."""
-    try:
-        return default_registry().get(game).view == "browser"
-    except (UnknownKind, KindError):
-        return False
+    """Whether ``game``'s tasks are web pages played with VisualWebArena's prompts: its hints
+    carry the page's facts, since the endpoint cannot rebuild a page from a level text."""
+    return kind_family(game) == "vwa"
 
 
 def hint_from_context(context: PlayContext) -> Hint:

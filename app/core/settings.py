@@ -18,7 +18,7 @@ from playbench.games.kind import Registry, default_registry
 from playbench.games.types import Setting
 
 __all__ = ["Setting", "UnknownSetting", "DEFAULT", "get_setting", "settings_for",
-           "all_settings", "undo_allowed", "is_browser"]
+           "all_settings", "undo_allowed"]
 
 DEFAULT = "default"
 
@@ -26,14 +26,6 @@ DEFAULT = "default"
 class UnknownSetting(KeyError):
     def __str__(self) -> str:
         return str(self.args[0])
-
-
-def is_browser(game: str | None, registry: Registry | None = None) -> bool:
-    """Whether a kind is played in a browser view (its prompts are VWA's)."""
-    if not game:
-        return False
-    kinds = registry if registry is not None else default_registry()
-    return game in kinds and kinds.get(game).view == "browser"
 
 
 def settings_for(game: str, registry: Registry | None = None) -> Mapping[str, Setting]:

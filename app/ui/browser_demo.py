@@ -20,15 +20,17 @@ from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.pacing import Pacer
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.qt import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
-from playbench.games.kind import default_registry
 
 
 class BrowserDemoView(DemoView):
     """:class:`DemoView` with a page widget swapped in for web episodes."""
 
     def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 shows_pages: Callable[[str], bool] = lambda _game: False) -> None:
         super().__init__(state, on_error, parent)
+        self.shows_pages = shows_pages
+        """Whether ``game``'s episodes are shown as live pages (its surface says)."""
         self.page = PageView()
         self.page.accepts_input = False
         self.url = QLabel("")
@@ -49,7 +51,7 @@ class BrowserDemoView(DemoView):
 
     def begin(self, session: PlaySession, pacer: Pacer | None,
               resume_id: int | None = None) -> None:
-        web = default_registry().get(session.task.game).view in ("browser", "game")
+        web = self.shows_pages(session.task.game)
         self.board = self.page if web else self.board_widget
         self.stack.setCurrentWidget(self._web if web else self.board_widget)
         if web:

@@ -110,12 +110,6 @@ class WebTasksPanel(QWidget):
             self.table.setHorizontalHeaderLabels(list(self.columns))
             *most, last = ["objective", *(c.lower() for c in own)]
             self.search.setPlaceholderText(f"Filter by {', '.join(most)} or {last}")
-        self.is_games = self.kind.view == "game"
-        """Browser games: a task's target in place of web facts; catalogs are folders."""
-        if self.is_games and not own:
-            self.table.setHorizontalHeaderItem(2, QTableWidgetItem("Target"))
-            for column in (3, 4, 5):  # evaluators, reference, images: web facts
-                self.table.setColumnHidden(column, True)
         self.picker = source_picker(self.kind)
         """How the kind's own task sources are added (a folder, a file or either)."""
         if self.picker is not None:
@@ -126,11 +120,6 @@ class WebTasksPanel(QWidget):
                 menu.addAction("A folder…", self._add_folder)
                 menu.addAction("A file…", self._add_file_only)
                 self.add_file.setMenu(menu)
-        if self.is_games:
-            self.add_file.setText("Add catalog folder…")
-            self.add_file.setToolTip("A GameWorld-layout catalog: catalog/games/*.yaml, "
-                                     "catalog/tasks/<game>/*.yaml and games/<...>/ pages")
-            self.search.setPlaceholderText("Filter by game, task or target")
 
         self.title = QLabel("Choose a task")
         self.title.setObjectName("title")
@@ -308,17 +297,12 @@ class WebTasksPanel(QWidget):
             self.add_task_file(path)
 
     def _add_file(self) -> None:
-        if self.picker is not None and not self.is_games:
+        if self.picker is not None:
             if self.picker.folder and not self.picker.files:
                 self._add_folder()
             elif self.picker.files and not self.picker.folder:
                 self._add_file_only()
             return  # both: the button's menu asks which
-        if self.is_games:
-            folder = existing_directory(self, "Add a GameWorld-layout catalog")
-            if folder:
-                self.add_task_file(folder)
-            return
         path, _ = open_file_name(self, "Add a web task file (VWA JSON)", "",
                                  "Task files (*.json);;All (*)",
                                  protect=database_files(self.state.db_url))

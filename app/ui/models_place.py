@@ -16,6 +16,7 @@ from playbench.app.ui.browser_demo import BrowserDemoView
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.proxy_demo import ProxyPanel
 from playbench.app.ui.qt import QTabWidget, QVBoxLayout, QWidget, Signal
+from playbench.app.ui.surface_registry import SurfaceRegistry
 
 TITLE = "Models"
 
@@ -27,11 +28,14 @@ class ModelsPlace(QTabWidget):
     """How many harness requests wait for the person (0: none)."""
 
     def __init__(self, state: AppState, report: Callable[[BaseException], None],
-                 ask_annotator: Callable[..., Any], parent: QWidget | None = None) -> None:
+                 ask_annotator: Callable[..., Any], surfaces: SurfaceRegistry,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("models")
         self.setDocumentMode(True)
-        self.demo = BrowserDemoView(state, report)  # a DemoView that also shows web pages
+        # a DemoView that also shows web pages, for kinds whose surface plays pages
+        self.demo = BrowserDemoView(state, report,
+                                    shows_pages=lambda game: surfaces.for_game(game).shows_pages)
         self.proxy = ProxyPanel(self.demo, state, report)
         layout = self.demo.layout()
         assert isinstance(layout, QVBoxLayout), "the demo view stacks its parts"

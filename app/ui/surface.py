@@ -154,6 +154,9 @@ class Surface(Protocol):
     """The name kinds give as their ``view``."""
     title: str
     """What the surface is, for a person ("Board", "Browser")."""
+    shows_pages: bool
+    """Whether the model demo shows this surface's episodes as live pages (Chromium's
+    screencast) rather than the observations' frames."""
 
     def make_view(self, ctx: SurfaceContext) -> SurfaceView:
         """A new widget for the Play place (made once per window, when first needed)."""

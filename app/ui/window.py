@@ -82,7 +82,7 @@ class MainWindow(QMainWindow):
         self.episodes = EpisodeViewer(state, self.report)
         self.compare = CompareView(state, self.report)
         self.results = ResultsView(state, self.report)
-        self.models = ModelsPlace(state, self.report, self.ask_annotator)
+        self.models = ModelsPlace(state, self.report, self.ask_annotator, self.surfaces)
         self.demo = self.models.demo
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")

@@ -32,7 +32,7 @@ from playbench.games.browser_games.tasks import (
     load_levels,
     task_ref,
 )
-from playbench.games.kind import EnvServices, Source, SourceOption
+from playbench.games.kind import EnvServices, Source, SourceOption, SourcePicker
 from playbench.games.packs import select as select_range
 from playbench.games.packs import split_source
 from playbench.games.replay_spec import ReplaySpec
@@ -121,6 +121,12 @@ class BrowserGamesKind:
                     "ones play in real time.")
     """What the Library's task panel says about playing a game."""
     play_place = "the game pane (Play)"
+    library_columns = ("Target",)
+    """The Library's column beside each task's game and prompt: the score it asks for."""
+    source_picker = SourcePicker(
+        "Add catalog folder…", "Add a GameWorld-layout catalog", folder=True, files=False,
+        tooltip="A GameWorld-layout catalog: catalog/games/*.yaml, catalog/tasks/<game>/*.yaml "
+                "and games/<...>/ pages")
     view = "game"
     """Played in the browser pane with a game's HUD (the pane turns keys and clicks into
     actions through :meth:`person_input`)."""
@@ -219,6 +225,11 @@ class BrowserGamesKind:
         catalog = Catalog(ref.root)
         catalog.game(ref.game_id)
         catalog.task(ref.game_id, ref.task_id)
+
+    def library_values(self, level: Level) -> tuple[str, ...]:
+        """The task's target score under :attr:`library_columns` ("-" without one)."""
+        target = level.meta.get("target")
+        return (f"{target:g}" if isinstance(target, (int, float)) else "-",)
 
     def describe(self, level: Level) -> Mapping[str, Any]:
         meta = level.meta

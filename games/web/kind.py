@@ -106,6 +106,9 @@ class WebKind:
                     "element list; <i>vwa:text</i> the list only.")
     """What the Library's task panel says about playing web tasks."""
     view = "browser"
+    protocol_family = "vwa"
+    """Every setting plays with VisualWebArena's prompts (``default`` shows what ``vwa:som``
+    shows)."""
     replay = ReplaySpec(resumable=False, reason=(
         "a site keeps what earlier steps did on its server (posts, carts, logins), so "
         "replaying the steps into a fresh page does not rebuild the page the episode left"))

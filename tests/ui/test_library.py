@@ -131,17 +131,20 @@ def test_task_columns_come_from_the_kind_and_none_is_empty(make_window, qtbot):
         table = panel.table
         headers = tuple(table.horizontalHeaderItem(c).text() for c in range(table.columnCount()))
         own = tuple(getattr(panel.kind, "library_columns", ()))
-        if name in ("web", "browser-games"):  # unchanged: the web facts (games: a target)
-            assert not own
-            assert headers == (COLUMNS if name == "web" else
-                               (*COLUMNS[:2], "Target", *COLUMNS[3:]))
+        if name == "web":  # unchanged: the web facts
+            assert not own and headers == COLUMNS
             row = panel.shown[0]
             assert [table.item(0, c).text() for c in range(3)] == \
                 [str(row.task_id), row.intent, row.difficulty]
-            hidden = [table.isColumnHidden(c) for c in range(3, 6)]
-            assert hidden == [name == "browser-games"] * 3
             continue
         assert own and headers == (*COLUMNS[:2], *own), name
+        if name == "browser-games":  # the game's target score, from its catalog entry
+            assert own == ("Target",)
+            targets = [panel.shown[r].level.meta.get("target") for r in range(table.rowCount())]
+            assert any(isinstance(t, (int, float)) for t in targets)
+            assert [table.item(r, 2).text() for r in range(table.rowCount())] == [
+                f"{t:g}" if isinstance(t, (int, float)) else "-" for t in targets]
+            continue
         for r in range(table.rowCount()):
             cells = [table.item(r, c).text().strip() for c in range(table.columnCount())]
             assert all(cell and cell != "-" for cell in cells), (name, r, cells)

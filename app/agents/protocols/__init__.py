@@ -18,23 +18,21 @@ from playbench.app.agents.protocols.tools import Tools
 from playbench.app.agents.protocols.vwa import Vwa
 from playbench.app.agents.protocols.webui import WebUI
 from playbench.app.agents.templates import Templates
-from playbench.app.core.settings import Setting, is_browser
+from playbench.app.core.settings import Setting
 from playbench.games.kind import default_registry
 
 FAMILIES = ("ingvp", "magebench", "tools", "vwa", "webui")
 
 
 def family_of(setting: Setting | str, game: str | None = None) -> str:
-    """``ingvp``, ``magebench``, ``tools`` or ``vwa`` for a setting. Kinds played in a browser
-    (web tasks) always play as ``vwa`` (their ``default`` shows what ``vwa:som`` shows);
-    ``default`` for a board game plays as ING-VP with both the picture and the text."""
+    """``ingvp``, ``magebench``, ``tools``, ``vwa`` or ``webui`` for a setting. A kind that
+    names its ``protocol_family`` (web tasks: ``vwa``) plays every setting with it; ``default``
+    for a board game plays as ING-VP with both the picture and the text."""
     name = setting if isinstance(setting, str) else setting.name
     head = name.split(":", 1)[0]
     own = kind_family(game)
     if own in FAMILIES:
         return own
-    if is_browser(game) or head == "vwa":
-        return "vwa"
     return head if head in FAMILIES else "ingvp"
 
 

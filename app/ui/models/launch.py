@@ -20,6 +20,7 @@ from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.pacing import PacedPlayer, Pacer, PausableClock
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.models.start import StartRequest
+from playbench.games import registry
 from playbench.games.kind import default_registry
 
 
@@ -101,10 +102,10 @@ def resume_session(state: AppState, episode_id: int, delay: float = 0.0,
 
 
 def kind_env(game: str) -> dict[str, Any]:
-    """``spec`` and ``env_factory`` for a session of a kind not on the board view (its own
+    """``spec`` and ``env_factory`` for a session of a kind that is not a board game (its own
     environment, the kind as the views' spec), as the Library's start of that kind passes
-    them; nothing for board kinds."""
-    kind = default_registry().get(game)
-    if kind.view == "board":
+    them; nothing for board games (GameSpec kinds: the session's default environment)."""
+    if game in registry.available():
         return {}
+    kind = default_registry().get(game)
     return {"spec": kind, "env_factory": lambda task: kind.make_env(task)}

@@ -15,6 +15,7 @@ from playbench.app.ui.surface import SurfaceContext, SurfaceView
 class BoardSurface:
     name = "board"
     title = "Board"
+    shows_pages = False
 
     def make_view(self, ctx: SurfaceContext) -> SurfaceView:
         return PlayView(ctx)

@@ -32,6 +32,7 @@ class OnTheBrowser:
     view: Callable[[SurfaceContext], SurfaceView]
     input: str
     """How a person gives actions here, as recorded with the participant."""
+    shows_pages: bool = True
 
     def make_view(self, ctx: SurfaceContext) -> SurfaceView:
         return self.view(ctx)
@@ -51,4 +52,4 @@ class OnTheBrowser:
 BROWSER = OnTheBrowser("browser", "Browser", BrowserPlayView,
                        "browser pane: mouse and keyboard")
 GAME = OnTheBrowser("game", "Browser game", GamePlayView, "game pane: keyboard and mouse")
-CSS = OnTheBrowser("css", "CSS repair", CssRepairView, "CSS repair tools")
+CSS = OnTheBrowser("css", "CSS repair", CssRepairView, "CSS repair tools", shows_pages=False)

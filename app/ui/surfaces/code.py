@@ -15,6 +15,7 @@ from playbench.app.ui.surface import SurfaceContext, SurfaceView
 class CodeSurface:
     name = "code"
     title = "Code"
+    shows_pages = False
 
     def make_view(self, ctx: SurfaceContext) -> SurfaceView:
         return CodeView(ctx)

@@ -90,6 +90,7 @@ class PadView(SurfaceView):
 class PadSurface:
     name = SURFACE_NAME
     title = "Button pad"
+    shows_pages = False
 
     def make_view(self, ctx: SurfaceContext) -> SurfaceView:
         return PadView(ctx)
