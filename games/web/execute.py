@@ -11,11 +11,12 @@ text. On a ``<select>`` ``type`` picks the option with that label (VWA's keyboar
 cannot choose an option).
 
 ``clear [id]`` (VWA's reader has it, its prompt does not offer it) clicks the element's centre,
-selects all and presses Backspace, as VWA does. ``upload [id] [path]`` clicks the element's
-centre, waits up to 2 s for the file chooser that click opens and gives it the file, as VWA
-does; PlayBench gives only a file the task itself offers - one of its own input images
-(``image``), named as the task writes it or by its file name - so a player cannot send any
-other file of this machine to a site.
+selects all and presses Backspace, as VWA does. ``upload [id] [path]`` gives the file to the
+file input at the element's centre (what the chooser VWA's click opens would do: the page sees
+the same change event); on anything else it clicks there and waits up to 2 s for the chooser
+the click opens, as VWA does. PlayBench gives only a file the task itself offers - one of its
+own input images (``image``), named as the task writes it or by its file name - so a player
+cannot send any other file of this machine to a site.
 """
 
 from __future__ import annotations
@@ -101,6 +102,15 @@ async def execute(session: PageSession, action: WebAction, marks: SetOfMarks,
     return await _page_action(session, action)
 
 
+_FILE_INPUT_AT = """([x, y]) => {
+  const el = document.elementFromPoint(x, y);
+  return el && el.tagName === "INPUT" && el.type === "file" ? el : null;
+}"""
+"""The file input at a point, or null. Clicking one only opens a chooser when headless Chromium
+grants the click a user activation, which it does not reliably; setting the input's files is
+what the chooser would do, and fires the same change event."""
+
+
 async def _upload(session: PageSession, action: WebAction, x: float, y: float,
                   uploads: Mapping[str, str]) -> str | None:
     """``upload``: the named file must be one the task offers; the click must open a file
@@ -112,9 +122,13 @@ async def _upload(session: PageSession, action: WebAction, x: float, y: float,
                 f"task offers (offered: {offered})")
     page = session.page
     try:
-        async with page.expect_file_chooser(timeout=UPLOAD_WAIT_MS) as chooser:
-            await page.mouse.click(x, y)
-        await (await chooser.value).set_files(path)
+        target = (await page.evaluate_handle(_FILE_INPUT_AT, [x, y])).as_element()
+        if target is not None:  # a file input under the point: set it as its chooser would
+            await target.set_input_files(path)
+        else:  # something else that opens a chooser when clicked (a styled button)
+            async with page.expect_file_chooser(timeout=UPLOAD_WAIT_MS) as chooser:
+                await page.mouse.click(x, y)
+            await (await chooser.value).set_files(path)
     except PlaywrightError as err:
         return f"upload [{action.element}] failed: {_first_line(err)}"
     await session.settle()
