@@ -34,6 +34,7 @@ from playbench.app.ui.models.results_data import (
     scope_text,
     write_table,
 )
+from playbench.app.ui.models.wording import count
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import (
     QAbstractItemView,
@@ -280,7 +281,7 @@ class ResultsView(QWidget):
                 if 5 <= col < 5 + len(COLUMNS):
                     metric = COLUMNS[col - 5][0]
                     n = record.metric(metric).n
-                    item.setToolTip(f"n = {n} level{'s' if n != 1 else ''}. {EXPLAIN[metric]}")
+                    item.setToolTip(f"n = {count(n, 'level')}. {EXPLAIN[metric]}")
                 self.table.setItem(i, col, item)
         if data is None:
             self.scope_note.setText("" if notice else "Computing…")

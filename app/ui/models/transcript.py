@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from playbench.app.core.recorder import StepRecord
 from playbench.app.core.types import Action, Decision
+from playbench.app.ui.models.wording import action_text
 
 MARK = "background:#ffe27a;color:#1d1d1d;border-radius:3px;padding:0 2px"
 RAW_LIMIT = 4000
@@ -53,7 +54,7 @@ def step_html(r: StepRecord) -> str:
     if r.valid:
         what = "changed the state" if r.changed else "valid, nothing changed"
         return (f'<div style="color:#1f7a3a">step {r.index + 1}: '
-                f'<span style="{MARK}">{_esc(r.action or "")}</span> - {what}</div>')
+                f'<span style="{MARK}">{_esc(action_text(r.action))}</span> - {what}</div>')
     action = f'<span style="{MARK}">{_esc(r.action)}</span> ' if r.action else ""
     return (f'<div style="color:#b3261e">step {r.index + 1}: {action}invalid '
             f'({_esc(r.invalid_kind or "")}): {_esc(r.invalid_reason or "")}</div>')
