@@ -109,6 +109,9 @@ class LibraryView(QWidget):
         self.levels.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.levels.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.levels.setAlternatingRowColors(True)
+        # Tab leaves the table for the Start panel (arrow keys still move between levels);
+        # with Qt's default it walked the cells and never reached Play.
+        self.levels.setTabKeyNavigation(False)
         header = self.levels.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(0, THUMB + 12)

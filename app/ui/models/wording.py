@@ -11,10 +11,9 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
-def count_is(n: int, noun: str, plural: str | None = None) -> str:
-    """The count followed by the verb "to be" that agrees with it: "1 step is",
-    "2 steps are" (for sentences such as "... so far is kept")."""
-    return f"{count(n, noun, plural)} {'is' if n == 1 else 'are'}"
+def verb(n: int, singular: str = "is", plural: str = "are") -> str:
+    """The verb form that agrees with a count of ``n``: "The 1 step so far *is* kept"."""
+    return singular if n == 1 else plural
 
 
 def action_text(action: str | None) -> str:
