@@ -26,6 +26,7 @@ from playbench.app.ui.qt import (
     QPixmap,
     QPushButton,
     QSize,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     Qt,
@@ -42,6 +43,9 @@ from playbench.db.lockguard import database_files
 THUMB = 64
 OPTIMAL_COLUMN = 4
 BATCH = 16
+GAME_ICON = 30
+"""Pixels: the games list's pictures, small enough that every kind is listed without
+scrolling on a 1280x800 screen (44 px rows needed scrolling once twelve kinds were listed)."""
 
 
 def game_pictures(names: list[str], size: int) -> list[np.ndarray | None]:
@@ -81,7 +85,11 @@ class LibraryView(QWidget):
 
         self.games = QListWidget()
         self.games.setObjectName("games")
-        self.games.setIconSize(QSize(44, 44))
+        self.games.setIconSize(QSize(GAME_ICON, GAME_ICON))
+        # Every kind's whole name, on two lines where it is long, and no sideways scrolling.
+        self.games.setWordWrap(True)
+        self.games.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.games.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.packs = QListWidget()
         self.packs.setObjectName("packs")
         self.add_file = QPushButton("Add level file…")
@@ -129,7 +137,10 @@ class LibraryView(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.addWidget(_heading("Games"))
-        lv.addWidget(self.games)
+        # The games list takes the height first (up to its full length), the packs the rest.
+        lv.addWidget(self.games, 100)
+        self.packs.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        self.packs.setMinimumHeight(80)
         self._packs_heading = _heading("Level packs")
         lv.addWidget(self._packs_heading)
         lv.addWidget(self.packs, 1)
@@ -197,13 +208,15 @@ class LibraryView(QWidget):
             self.games.addItem(item)
         for panel in self.panels:
             self.games.addItem(QListWidgetItem(panel.kind.title))
-        # Rows with a picture are 52 px high, the task-panel kinds' text rows about 22. The list
-        # shows them all where there is room and scrolls on a small screen: with every kind
-        # listed, a fixed height pushed the window past a 1366x768 laptop screen.
-        full = len(self._games) * 52 + len(self.panels) * 22 + 6
+        # Rows with a picture are about GAME_ICON + 8 px high, the task-panel kinds' text rows
+        # one or two lines. The list shows them all where there is room and scrolls on a small
+        # screen: with every kind listed, a fixed height pushed the window past a 1366x768
+        # laptop screen.
+        row = GAME_ICON + 8
+        full = len(self._games) * row + len(self.panels) * 30 + 6
         self.games.setMaximumHeight(full)
-        self.games.setMinimumHeight(min(full, 4 * 52 + 6))
-        self.pictures.call(game_pictures, [g.name for g in self._games], 44,
+        self.games.setMinimumHeight(min(full, 4 * row + 6))
+        self.pictures.call(game_pictures, [g.name for g in self._games], GAME_ICON,
                            done=self._show_game_pictures)
         names = self._names()
         last = state.prefs.last_game

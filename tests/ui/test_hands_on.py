@@ -203,3 +203,28 @@ def test_undo_steps_are_said_in_the_step_numbering(make_window, qtbot):
     assert lines[0].startswith(f"1. {first}")
     # step 2 takes back step 1: it returns to the start, and says so in the same numbering
     assert lines[1].startswith("2. undo 0 (back to the start)"), lines
+
+
+def test_every_kind_is_listed_whole_at_1280x800(make_window, qtbot):
+    from PySide6.QtCore import QRect
+    window = make_window()
+    window.resize(1280, 800)
+    games = window.library.games
+    n_pictures = len(window.library._games)
+    qtbot.waitUntil(lambda: all(not games.item(i).icon().isNull()
+                                for i in range(n_pictures)), timeout=20000)
+    settle(qtbot)
+    assert games.verticalScrollBar().maximum() == 0
+    assert games.horizontalScrollBar().maximum() == 0
+    view = games.viewport().rect()
+    metrics = games.fontMetrics()
+    for i in range(games.count()):
+        item = games.item(i)
+        rect = games.visualItemRect(item)
+        assert view.contains(rect), (item.text(), rect, view)
+        # the whole name fits beside the picture (wrapped where it is long)
+        room = rect.width() - (games.iconSize().width() + 8 if not item.icon().isNull() else 0)
+        need = metrics.boundingRect(QRect(0, 0, room - 8, 1000),
+                                    int(Qt.TextFlag.TextWordWrap), item.text())
+        assert need.width() <= room - 8 and need.height() <= rect.height(), (
+            item.text(), need, rect)
