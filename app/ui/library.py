@@ -212,10 +212,10 @@ class LibraryView(QWidget):
         # one or two lines. The list shows them all where there is room and scrolls on a small
         # screen: with every kind listed, a fixed height pushed the window past a 1366x768
         # laptop screen.
-        row = GAME_ICON + 8
-        full = len(self._games) * row + len(self.panels) * 30 + 6
+        line = GAME_ICON + 8
+        full = len(self._games) * line + len(self.panels) * 30 + 6
         self.games.setMaximumHeight(full)
-        self.games.setMinimumHeight(min(full, 4 * row + 6))
+        self.games.setMinimumHeight(min(full, 4 * line + 6))
         self.pictures.call(game_pictures, [g.name for g in self._games], GAME_ICON,
                            done=self._show_game_pictures)
         names = self._names()

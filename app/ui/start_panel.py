@@ -69,10 +69,10 @@ class StartPanel(QWidget):
         # A long model description ("Model: ... via ...") sized the player box wider than
         # the panel, which then squeezed the wrapped lines below it (the setting's help was
         # cut off): both boxes show what fits, their tooltip the whole choice.
-        for box in (self.player, self.setting):
-            box.setSizeAdjustPolicy(
+        for combo in (self.player, self.setting):
+            combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(16)
+            combo.setMinimumContentsLength(16)
         self.setting_help = QLabel("")
         self.setting_help.setWordWrap(True)
         self.setting_help.setObjectName("hint")
