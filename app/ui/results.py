@@ -111,6 +111,9 @@ class ResultsView(QWidget):
         self.busy_bar.setMaximumHeight(14)
         self.busy_text = QLabel("")
         self.busy_text.setObjectName("hint")
+        # Wrapped, so "Computing the leaderboard…" asks for its longest word's width only:
+        # on one line it held a 1024 px window 3 px wider while the table was computed.
+        self.busy_text.setWordWrap(True)
         self.export_button = QPushButton("Export table…")
         self.export_button.setToolTip("Save the leaderboard as CSV or JSON")
 
