@@ -10,6 +10,7 @@ import numpy as np
 
 from playbench.app.ui.browser_library import WebTasksPanel, browser_kinds
 from playbench.app.ui.dialogs import open_file_name
+from playbench.app.ui.level_marks import LevelMarks
 from playbench.app.ui.models import catalog
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.catalog import LevelFilter, LevelRow, PackRef
@@ -32,6 +33,7 @@ from playbench.app.ui.qt import (
     Qt,
     QTableWidget,
     QTableWidgetItem,
+    QTimer,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -42,6 +44,7 @@ from playbench.db.lockguard import database_files
 
 THUMB = 64
 OPTIMAL_COLUMN = 4
+MARK_COLUMN = 5
 BATCH = 16
 GAME_ICON = 30
 """Pixels: the games list's pictures, small enough that every kind is listed without
@@ -107,9 +110,14 @@ class LibraryView(QWidget):
             spin.setPrefix(f"{text} ")
             spin.setToolTip(f"{text}imum optimal solution length (0 = any)")
         self.count = QLabel("")
-        self.levels = QTableWidget(0, 5)
+        self.levels = QTableWidget(0, 6)
         self.levels.setObjectName("levels")
         self.levels.setHorizontalHeaderLabels(["", "#", "Title", "Facts", "Optimal"])
+        you = QTableWidgetItem("You")
+        you.setToolTip("The levels you (the current annotator) have played or solved")
+        self.levels.setHorizontalHeaderItem(MARK_COLUMN, you)
+        self.marks = LevelMarks(self, state, self.levels, MARK_COLUMN,
+                                lambda: [r.level.content_hash for r in self.shown], on_error)
         self.levels.verticalHeader().setVisible(False)
         self.levels.verticalHeader().setDefaultSectionSize(THUMB + 8)
         self.levels.setIconSize(QSize(THUMB, THUMB))
@@ -127,6 +135,7 @@ class LibraryView(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(OPTIMAL_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(MARK_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
         self.empty = QLabel("")
         self.empty.setObjectName("empty")
         self.empty.setWordWrap(True)
@@ -312,6 +321,7 @@ class LibraryView(QWidget):
         self._thumbs.clear()
         self.thumbnails.drop()
         self._refilter()
+        self.marks.refresh(None if pack is None else pack.game)
         if rows and pack is not None:
             self._load_thumbs(pack, rows, 0)
 
@@ -333,7 +343,8 @@ class LibraryView(QWidget):
             optimal = QTableWidgetItem("?" if r.optimal is None else str(r.optimal))
             optimal.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             for col, item in enumerate((thumb, number, QTableWidgetItem(r.title),
-                                        QTableWidgetItem(facts), optimal)):
+                                        QTableWidgetItem(facts), optimal,
+                                        self.marks.item(r.level.content_hash))):
                 self.levels.setItem(i, col, item)
         self.count.setText(f"{len(self.shown)} of {len(self.rows)} levels")
         self.empty.setVisible(not self.shown)
@@ -344,6 +355,19 @@ class LibraryView(QWidget):
             self.levels.selectRow(0)
         else:
             self.start.set_level(None, [], -1)
+
+    def showEvent(self, event: Any) -> None:
+        """Coming back to the Library (after playing, say) reads the level marks again."""
+        super().showEvent(event)
+        # Posted, not called: the window is first shown before the asyncio loop runs, and
+        # the read is an asyncio task.
+        QTimer.singleShot(0, self, self.refresh_marks)
+
+    def refresh_marks(self) -> None:
+        """Read the shown pack's played/solved marks again (another annotator, a new
+        database, a finished episode)."""
+        if self.pack is not None:
+            self.marks.refresh(self.pack.game)
 
     def _level_changed(self) -> None:
         rows = self.levels.selectionModel().selectedRows()
