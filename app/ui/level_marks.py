@@ -1,5 +1,5 @@
-"""The Library's "You" column: a mark on each level the current annotator has played
-("played") or solved ("✓ solved"), with the counts in its tooltip.
+"""The Library's "You" column: a mark on each level the current annotator has solved (✓) or
+played without solving (○), with the counts in its tooltip.
 
 The marks are read from the database in the app's thread pool (one query per refresh, however
 large the pack) and put in the table when they arrive; the Library refreshes them whenever it
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from playbench.app.ui.models.app_state import AppState
-from playbench.app.ui.models.level_marks import annotator_marks, mark_text
+from playbench.app.ui.models.level_marks import SPOKEN, annotator_marks, mark_text
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import Qt, QTableWidget, QTableWidgetItem, QWidget
 from playbench.db.progress import LevelMark
@@ -41,6 +41,7 @@ class LevelMarks:
         text, tip = mark_text(self.marks.get(level_hash))
         cell = QTableWidgetItem(text)
         cell.setToolTip(tip)
+        cell.setData(Qt.ItemDataRole.AccessibleTextRole, SPOKEN[text])
         cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         return cell
 

@@ -114,7 +114,8 @@ class LibraryView(QWidget):
         self.levels.setObjectName("levels")
         self.levels.setHorizontalHeaderLabels(["", "#", "Title", "Facts", "Optimal"])
         you = QTableWidgetItem("You")
-        you.setToolTip("The levels you (the current annotator) have played or solved")
+        you.setToolTip("Your plays of each level (the current annotator's): ✓ solved, "
+                       "○ played but not solved yet")
         self.levels.setHorizontalHeaderItem(MARK_COLUMN, you)
         self.marks = LevelMarks(self, state, self.levels, MARK_COLUMN,
                                 lambda: [r.level.content_hash for r in self.shown], on_error)

@@ -160,6 +160,8 @@ def test_levels_the_annotator_played_or_solved_are_marked(make_window, qtbot, mo
     person comes back to the Library after playing; another annotator has marks of their own."""
     import threading
 
+    from PySide6.QtCore import Qt
+
     import playbench.app.ui.models.level_marks as marks_model
     from playbench.app.ui.library import MARK_COLUMN
     threads: list[threading.Thread] = []
@@ -195,14 +197,24 @@ def test_levels_the_annotator_played_or_solved_are_marked(make_window, qtbot, mo
     give_up(qtbot, window.play)
     wait_end(qtbot, session)
     window.tabs.setCurrentWidget(lib)  # back to the Library, as after any episode
-    qtbot.waitUntil(lambda: marks() == {1: "✓ solved", 2: "played"}, timeout=10000)
+    qtbot.waitUntil(lambda: marks() == {1: "✓", 2: "○"}, timeout=10000)
     assert lib.levels.item(0, MARK_COLUMN).toolTip() == "You played this level once, solved."
+    assert lib.levels.item(0, MARK_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == "solved"
     assert lib.levels.item(1, MARK_COLUMN).toolTip() == \
         "You played this level once, not solved yet."
     lib.search.setText(lib.shown[1].title)  # a filtered table keeps each level's mark
-    assert marks() == {2: "played"}
+    assert marks() == {2: "○"}
     lib.search.setText("")
 
     window.switch_annotator("someone-else")
     qtbot.waitUntil(lambda: marks() == {}, timeout=10000)
     assert threading.main_thread() not in threads
+
+
+def test_mark_texts_say_the_counts_in_words():
+    from playbench.app.ui.models.level_marks import mark_text
+    from playbench.db.progress import LevelMark
+    assert mark_text(None) == ("", "You have not played this level.")
+    assert mark_text(LevelMark(3, 0)) == ("○", "You played this level 3 times, not solved yet.")
+    assert mark_text(LevelMark(3, 1)) == ("✓", "You played this level 3 times, solved in 1 play.")
+    assert mark_text(LevelMark(2, 2))[1] == "You played this level 2 times, solved in 2 plays."

@@ -11,8 +11,12 @@ from playbench.app.ui.models.wording import count
 from playbench.db.progress import LevelMark, level_marks
 from playbench.db.store import Store
 
-SOLVED = "✓ solved"
-PLAYED = "played"
+SOLVED = "✓"
+PLAYED = "○"
+# One character each: at 1024 px the Levels table has no room for words beside the title (a
+# "✓ solved" column squeezed the titles to a letter a line); the tooltip says it in words.
+SPOKEN = {SOLVED: "solved", PLAYED: "played, not solved", "": "not played"}
+"""What a screen reader says for each mark."""
 
 
 def annotator_marks(store: Store | None, annotator: str | None,
@@ -25,8 +29,8 @@ def annotator_marks(store: Store | None, annotator: str | None,
 
 
 def mark_text(mark: LevelMark | None) -> tuple[str, str]:
-    """The cell's text and tooltip: "✓ solved", "played" or nothing, and the counts behind
-    the mark ("Played 3 times, solved 1 of them")."""
+    """The cell's text and tooltip: ✓ (solved), ○ (played, not solved) or nothing, and the
+    counts behind the mark ("You played this level 3 times, solved in 1 play.")."""
     if mark is None or mark.played == 0:
         return "", "You have not played this level."
     plays = "once" if mark.played == 1 else f"{mark.played} times"
