@@ -15,34 +15,26 @@ from matplotlib.figure import Figure
 
 from playbench.app.results.data import EpisodeFacts
 from playbench.app.results.leaderboard import METRICS, Leaderboard, LeaderRow
+from playbench.app.results.plot_looks import looks
 
 FORMATS = ("png", "svg", "pdf")
 LABELS = {"accuracy": "accuracy (%)", "completion": "completion (0-100)",
           "efficiency": "action efficiency (%)", "magebench": "MageBench score",
           "steps_over_optimal": "steps / optimal",
           "human_relative": "human-relative efficiency (%)"}
-HUMAN_COLOUR = "#3b6ea8"
-MODEL_COLOURS = ("#d17a22", "#5a9e4b", "#a2459c", "#c23b3b", "#7f7f7f", "#1f9e9e", "#8c6d31")
 
 
 class PlotError(ValueError):
     """Nothing to plot, or a format that cannot be written."""
 
 
-def _colour(row: LeaderRow, others: list[str]) -> str:
-    if row.kind == "human":
-        return HUMAN_COLOUR
-    key = f"{row.kind}:{row.participant}"
-    if key not in others:
-        others.append(key)
-    return MODEL_COLOURS[others.index(key) % len(MODEL_COLOURS)]
-
-
 def human_vs_models(board: Leaderboard, metric: str = "accuracy",
                     setting: str | None = None) -> Figure:
-    """Grouped bars per game: one bar per participant (humans in blue), with the confidence
-    interval as an error bar. Rows of other settings are left out when ``setting`` is set, and
-    so are a kind's rows per sub-group (its overall row already has a bar)."""
+    """Grouped bars per game: one bar per participant, with the confidence interval as an
+    error bar; each participant has its own colour and a legend entry (people in cool colours,
+    models hatched in warm ones: :mod:`~playbench.app.results.plot_looks`). Rows of other
+    settings are left out when ``setting`` is set, and so are a kind's rows per sub-group (its
+    overall row already has a bar)."""
     if metric not in METRICS:
         raise PlotError(f"unknown metric {metric!r} (valid: {', '.join(METRICS)})")
     rows = [r for r in board.rows if not r.group
@@ -53,8 +45,13 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
     games = sorted({r.game for r in rows})
     fig = Figure(figsize=(max(5.0, 1.8 * len(games) + 2), 4.0), layout="constrained")
     ax = fig.add_subplot()
-    palette: list[str] = []
-    seen_labels: set[str] = set()
+    several_settings = setting is None and len({r.setting for r in rows}) > 1
+
+    def label_of(r: LeaderRow) -> str:
+        return r.participant + (f" [{r.setting}]" if several_settings else "")
+    ordered = sorted(rows, key=lambda r: (r.kind != "human", label_of(r)))
+    look = looks((r.kind, label_of(r)) for r in ordered)
+    seen_labels: set[tuple[str, str]] = set()
     for gi, game in enumerate(games):
         game_rows = sorted((r for r in rows if r.game == game),
                            key=lambda r: (r.kind != "human", r.participant, r.setting))
@@ -64,20 +61,20 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
             value = est.value
             assert value is not None  # rows without a value were left out above
             x = gi - 0.4 + width * (j + 0.5)
-            label = f"{r.participant}" + (f" [{r.setting}]" if setting is None and len(
-                {x.setting for x in rows}) > 1 else "")
+            key = (r.kind, label_of(r))
             err = None
             if est.value is not None and est.low is not None and est.high is not None:
                 err = [[max(0.0, est.value - est.low)], [max(0.0, est.high - est.value)]]
-            ax.bar(x, value, width * 0.9, yerr=err, capsize=3, color=_colour(r, palette),
-                   label=label if label not in seen_labels else None, edgecolor="black",
-                   linewidth=0.4)
-            seen_labels.add(label)
+            ax.bar(x, value, width * 0.9, yerr=err, capsize=3, color=look[key].colour,
+                   hatch=look[key].hatch, label=key[1] if key not in seen_labels else None,
+                   edgecolor="black", linewidth=0.4)
+            seen_labels.add(key)
     ax.set_xticks(range(len(games)), games)
     ax.set_ylabel(LABELS.get(metric, metric))
     pct = int(round(board.confidence * 100))
     ax.set_title(f"{LABELS.get(metric, metric)} per game ({pct} % intervals)")
-    ax.legend(fontsize="small", frameon=False, loc="best")
+    # Beside the axes, not over the bars: a study with many people has a long legend.
+    ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(axis="y", alpha=0.3)
     # x-small text fits about 16 characters per inch: a narrow figure (one game) wraps its
     # baseline line sooner instead of cutting it off at the figure's edge.
@@ -89,8 +86,9 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
 def score_distribution(episodes: Sequence[EpisodeFacts], metric: str = "completion",
                        game: str | None = None) -> Figure:
     """Per participant, the distribution of one per-episode score (box plot with the
-    individual episodes as points). ``metric`` is an episode score: solved, completion,
-    efficiency, magebench, steps_over_optimal, or ``actions``."""
+    individual episodes as points, in the participant's colour and marker). ``metric`` is an
+    episode score: solved, completion, efficiency, magebench, steps_over_optimal, or
+    ``actions``."""
     valid = ("solved", "completion", "efficiency", "magebench", "steps_over_optimal", "actions")
     if metric not in valid:
         raise PlotError(f"unknown episode score {metric!r} (valid: {', '.join(valid)})")
@@ -108,6 +106,7 @@ def score_distribution(episodes: Sequence[EpisodeFacts], metric: str = "completi
     if not groups:
         raise PlotError(f"no {metric} values to plot")
     names = sorted(groups, key=lambda n: (kinds[n] != "human", n))
+    look = looks((kinds[n], n) for n in names)
     fig = Figure(figsize=(max(5.0, 0.9 * len(names) + 2), 4.0), layout="constrained")
     ax = fig.add_subplot()
     ax.boxplot([groups[n] for n in names], showfliers=False)
@@ -115,9 +114,11 @@ def score_distribution(episodes: Sequence[EpisodeFacts], metric: str = "completi
     for i, n in enumerate(names, 1):
         ys = groups[n]
         xs = i + rng.uniform(-0.12, 0.12, len(ys))
-        ax.scatter(xs, ys, s=10, alpha=0.6,
-                   color=HUMAN_COLOUR if kinds[n] == "human" else MODEL_COLOURS[0])
+        ax.scatter(xs, ys, s=12, alpha=0.7, color=look[kinds[n], n].colour,
+                   marker=look[kinds[n], n].marker, label=n)
     ax.set_xticks(range(1, len(names) + 1), names, rotation=20, ha="right")
+    for tick, n in zip(ax.get_xticklabels(), names, strict=True):
+        tick.set_color(look[kinds[n], n].colour)  # the name in its points' colour
     ax.set_ylabel(LABELS.get(metric, metric))
     ax.set_title(f"{metric} per episode" + (f" ({game})" if game else ""))
     ax.grid(axis="y", alpha=0.3)

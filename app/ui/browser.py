@@ -94,7 +94,10 @@ class BrowserPlayView(SurfaceView):
         self.library_button = self.banner.library_button
 
         self.hud = HudPanel()
-        self.marks = QCheckBox("Show the Set-of-Marks (the numbered boxes the model sees)")
+        # A check box does not wrap: the label fits the narrowest side column (360 px).
+        self.marks = QCheckBox("Show the numbered boxes the model sees")
+        self.marks.setToolTip("The Set-of-Marks: each element a model can act on, boxed and "
+                              "numbered as in the model's observation (click [12])")
         self.marks.setObjectName("marks")
         self.answer = QLineEdit()
         self.answer.setObjectName("answer")

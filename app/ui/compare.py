@@ -37,6 +37,7 @@ from playbench.app.ui.models.comparing import (
     task_options,
     wanted_frames,
 )
+from playbench.app.ui.models.wording import count
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import (
     QComboBox,
@@ -46,6 +47,7 @@ from playbench.app.ui.qt import (
     QListWidgetItem,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     Qt,
     QVBoxLayout,
@@ -86,14 +88,18 @@ class CompareView(QWidget):
         self.cache = FrameCache(state, parent=self)
 
         self.study = QComboBox()
-        self.study.setMinimumWidth(180)
+        self.study.setMinimumWidth(150)
+        # Sized to its longest study name it pushed a 1024 px window to 1134 px.
+        self.study.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.study.setMinimumContentsLength(14)
         self.game = QComboBox()
         self.game.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.game.setMinimumContentsLength(10)
         self.task = QComboBox()
         self.task.setObjectName("task")
-        self.task.setMinimumWidth(360)
+        self.task.setMinimumWidth(200)
         # A long task title never widens the window: the combo shows what fits.
         self.task.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -103,6 +109,10 @@ class CompareView(QWidget):
         self.refresh_button = QPushButton("Refresh")
         self.busy = QLabel("")
         self.busy.setObjectName("hint")
+        # "Reading tasks…" for a moment must not widen the window for good: the label takes
+        # a fixed share of the row whatever it says.
+        self.busy.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.busy.setMinimumWidth(100)
 
         self.episodes = QListWidget()
         self.episodes.setObjectName("compare_episodes")
@@ -300,7 +310,7 @@ class CompareView(QWidget):
                 self.episodes.addItem(item)
         self.episodes.blockSignals(False)
         n = full.hidden if full is not None else 0
-        self.hidden.setText(f"{n} episode{'s' if n != 1 else ''} of other participants "
+        self.hidden.setText(f"{count(n, 'episode')} of other participants "
                             "hidden (blind study)." if n else "")
         if full is None:
             self._set_comparison(None, why)

@@ -25,6 +25,7 @@ from playbench.app.ui.models.pacing import Pacer
 from playbench.app.ui.models.retrying import retry_line
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.models.start import heading
+from playbench.app.ui.models.wording import count
 from playbench.app.ui.qt import (
     QComboBox,
     QHBoxLayout,
@@ -230,7 +231,7 @@ class DemoView(QWidget):
         if pending is not None:
             pending.head.setText(f"Decision {pending.number + 1} · no reply ({r.status})")
             pending.done = True
-        self.status.setText(f"{head} after {len(r.steps)} steps. " + self._figures())
+        self.status.setText(f"{head} after {count(len(r.steps), 'step')}. " + self._figures())
 
     def _figures(self) -> str:
         s = self.session

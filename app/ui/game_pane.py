@@ -49,9 +49,9 @@ from playbench.app.ui.web_runtime import shared_runtime
 GAME_PAGE = (1280, 720)
 """GameWorld's viewport, the page size shown until the game's first frame says otherwise."""
 
-HELP = ("Play with the game's keys (click where the game takes clicks). Each key press is one "
-        "action - holding it is still one - and runs for the duration the game binds to it, "
-        "as a model's action does; every action counts against the budget.")
+HELP = ("Each key press is one action - holding it is still one - and runs for the duration "
+        "the game binds to it, as a model's action does; every action counts against the "
+        "budget.")
 
 
 class GamePlayView(SurfaceView):
@@ -178,7 +178,7 @@ class GamePlayView(SurfaceView):
         self.page.set_placeholder("Opening the game…")
         self._sent = ""
         self.sent.setText("")
-        self.hud.attach(session, HELP)
+        self.hud.attach(session, f"{self.game_inputs.table.controls_help()}\n{HELP}")
         self.hud.history_title.setText("Your actions")
         self._figures({})
         self.banner.hide()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from playbench.app.core.recorder import StepRecord
 from playbench.app.ui.models.session import PlaySession
+from playbench.app.ui.models.wording import action_text
 from playbench.app.ui.qt import (
     QColor,
     QFrame,
@@ -29,7 +30,7 @@ def clock_text(seconds: float) -> str:
 
 
 def step_line(r: StepRecord) -> str:
-    action = r.action if r.action is not None else "(unreadable)"
+    action = action_text(r.action)
     mark = "" if r.valid else f"  - invalid ({r.invalid_kind})"
     think = f"  {r.think_ms / 1000:.1f} s" if r.think_ms else ""
     return f"{r.index + 1}. {action}{mark}{think}"
@@ -70,6 +71,10 @@ class HudPanel(QWidget):
         self.history_title.setObjectName("heading")
         self.history = QListWidget()
         self.history.setObjectName("history")
+        # Both lists grow into the spare height; their small minimum keeps the views that
+        # carry this panel inside a 1024x700 window (Qt's default of 70 px each did not).
+        self.text.setMinimumHeight(40)
+        self.history.setMinimumHeight(40)
 
         figures = QFrame()
         figures.setObjectName("figures")

@@ -10,6 +10,7 @@ import numpy as np
 
 from playbench.app.ui.browser_library import WebTasksPanel, browser_kinds
 from playbench.app.ui.dialogs import open_file_name
+from playbench.app.ui.level_marks import LevelMarks
 from playbench.app.ui.models import catalog
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.catalog import LevelFilter, LevelRow, PackRef
@@ -26,11 +27,13 @@ from playbench.app.ui.qt import (
     QPixmap,
     QPushButton,
     QSize,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     Qt,
     QTableWidget,
     QTableWidgetItem,
+    QTimer,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -43,7 +46,11 @@ from playbench.games.kind import default_registry, source_picker
 
 THUMB = 64
 OPTIMAL_COLUMN = 4
+MARK_COLUMN = 5
 BATCH = 16
+GAME_ICON = 30
+"""Pixels: the games list's pictures, small enough that every kind is listed without
+scrolling on a 1280x800 screen (44 px rows needed scrolling once twelve kinds were listed)."""
 
 
 def game_pictures(names: list[str], size: int) -> list[np.ndarray | None]:
@@ -83,7 +90,11 @@ class LibraryView(QWidget):
 
         self.games = QListWidget()
         self.games.setObjectName("games")
-        self.games.setIconSize(QSize(44, 44))
+        self.games.setIconSize(QSize(GAME_ICON, GAME_ICON))
+        # Every kind's whole name, on two lines where it is long, and no sideways scrolling.
+        self.games.setWordWrap(True)
+        self.games.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.games.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.packs = QListWidget()
         self.packs.setObjectName("packs")
         self.add_file = QPushButton("Add level file…")
@@ -101,9 +112,15 @@ class LibraryView(QWidget):
             spin.setPrefix(f"{text} ")
             spin.setToolTip(f"{text}imum optimal solution length (0 = any)")
         self.count = QLabel("")
-        self.levels = QTableWidget(0, 5)
+        self.levels = QTableWidget(0, 6)
         self.levels.setObjectName("levels")
         self.levels.setHorizontalHeaderLabels(["", "#", "Title", "Facts", "Optimal"])
+        you = QTableWidgetItem("You")
+        you.setToolTip("Your plays of each level (the current annotator's): ✓ solved, "
+                       "○ played but not solved yet")
+        self.levels.setHorizontalHeaderItem(MARK_COLUMN, you)
+        self.marks = LevelMarks(self, state, self.levels, MARK_COLUMN,
+                                lambda: [r.level.content_hash for r in self.shown], on_error)
         self.levels.verticalHeader().setVisible(False)
         self.levels.verticalHeader().setDefaultSectionSize(THUMB + 8)
         self.levels.setIconSize(QSize(THUMB, THUMB))
@@ -111,6 +128,9 @@ class LibraryView(QWidget):
         self.levels.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.levels.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.levels.setAlternatingRowColors(True)
+        # Tab leaves the table for the Start panel (arrow keys still move between levels);
+        # with Qt's default it walked the cells and never reached Play.
+        self.levels.setTabKeyNavigation(False)
         header = self.levels.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(0, THUMB + 12)
@@ -118,6 +138,7 @@ class LibraryView(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(OPTIMAL_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(MARK_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
         self.empty = QLabel("")
         self.empty.setObjectName("empty")
         self.empty.setWordWrap(True)
@@ -128,7 +149,10 @@ class LibraryView(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.addWidget(_heading("Games"))
-        lv.addWidget(self.games)
+        # The games list takes the height first (up to its full length), the packs the rest.
+        lv.addWidget(self.games, 100)
+        self.packs.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        self.packs.setMinimumHeight(80)
         self._packs_heading = _heading("Level packs")
         lv.addWidget(self._packs_heading)
         lv.addWidget(self.packs, 1)
@@ -195,13 +219,15 @@ class LibraryView(QWidget):
             self.games.addItem(item)
         for panel in self.panels:
             self.games.addItem(QListWidgetItem(panel.kind.title))
-        # Rows with a picture are 52 px high, the task-panel kinds' text rows about 22. The list
-        # shows them all where there is room and scrolls on a small screen: with every kind
-        # listed, a fixed height pushed the window past a 1366x768 laptop screen.
-        full = len(self._games) * 52 + len(self.panels) * 22 + 6
+        # Rows with a picture are about GAME_ICON + 8 px high, the task-panel kinds' text rows
+        # one or two lines. The list shows them all where there is room and scrolls on a small
+        # screen: with every kind listed, a fixed height pushed the window past a 1366x768
+        # laptop screen.
+        line = GAME_ICON + 8
+        full = len(self._games) * line + len(self.panels) * 30 + 6
         self.games.setMaximumHeight(full)
-        self.games.setMinimumHeight(min(full, 4 * 52 + 6))
-        self.pictures.call(game_pictures, [g.name for g in self._games], 44,
+        self.games.setMinimumHeight(min(full, 4 * line + 6))
+        self.pictures.call(game_pictures, [g.name for g in self._games], GAME_ICON,
                            done=self._show_game_pictures)
         names = self._names()
         last = state.prefs.last_game
@@ -297,6 +323,7 @@ class LibraryView(QWidget):
         self._thumbs.clear()
         self.thumbnails.drop()
         self._refilter()
+        self.marks.refresh(None if pack is None else pack.game)
         if rows and pack is not None:
             self._load_thumbs(pack, rows, 0)
 
@@ -318,7 +345,8 @@ class LibraryView(QWidget):
             optimal = QTableWidgetItem("?" if r.optimal is None else str(r.optimal))
             optimal.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             for col, item in enumerate((thumb, number, QTableWidgetItem(r.title),
-                                        QTableWidgetItem(facts), optimal)):
+                                        QTableWidgetItem(facts), optimal,
+                                        self.marks.item(r.level.content_hash))):
                 self.levels.setItem(i, col, item)
         self.count.setText(f"{len(self.shown)} of {len(self.rows)} levels")
         self.empty.setVisible(not self.shown)
@@ -329,6 +357,19 @@ class LibraryView(QWidget):
             self.levels.selectRow(0)
         else:
             self.start.set_level(None, [], -1)
+
+    def showEvent(self, event: Any) -> None:
+        """Coming back to the Library (after playing, say) reads the level marks again."""
+        super().showEvent(event)
+        # Posted, not called: the window is first shown before the asyncio loop runs, and
+        # the read is an asyncio task.
+        QTimer.singleShot(0, self, self.refresh_marks)
+
+    def refresh_marks(self) -> None:
+        """Read the shown pack's played/solved marks again (another annotator, a new
+        database, a finished episode)."""
+        if self.pack is not None:
+            self.marks.refresh(self.pack.game)
 
     def _level_changed(self) -> None:
         rows = self.levels.selectionModel().selectedRows()

@@ -92,6 +92,7 @@ class PlayView(SurfaceView):
         self.plan = QPlainTextEdit()
         self.plan.setObjectName("plan")
         self.plan.setMaximumHeight(110)
+        self.plan.setMinimumHeight(48)  # (Qt's 70 px held a 1024x700 window taller)
         self.plan_count = QLabel("")
         self.plan_count.setObjectName("hint")
         self.submit = QPushButton("Submit plan")
@@ -363,8 +364,12 @@ class PlayView(SurfaceView):
         self.submit.setEnabled(False)
 
     def _undo(self) -> None:
-        if self._accepting() and self._live.undo_allowed:
+        if not self._accepting():
+            return
+        if self._live.undo_allowed:
             self._queue(self._undo_now)
+        else:  # Ctrl+Z did nothing visible: say why (nothing is recorded, no action is used)
+            self.hud.show_feedback("Undo is not allowed in this setting.", "neutral")
 
     def _undo_now(self, _state: Any) -> HumanInput | None:
         """Undo in its turn: it takes back the latest move made before it (if any)."""

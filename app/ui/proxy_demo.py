@@ -42,6 +42,10 @@ class ProxyPanel(QWidget):
         self.feed = ExchangeFeed()
         self.profile = QComboBox()
         self.profile.setObjectName("proxy_profile")
+        # Sized to its longest profile description it held the window wider than 1024 px.
+        self.profile.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.profile.setMinimumContentsLength(20)
         self.profile.setToolTip("The model the proxy forwards to (its key is read from where "
                                 "the profile says, used, never stored)")
         self.start_button = QPushButton("Start proxy")

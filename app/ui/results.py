@@ -34,6 +34,7 @@ from playbench.app.ui.models.results_data import (
     scope_text,
     write_table,
 )
+from playbench.app.ui.models.wording import count
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import (
     QAbstractItemView,
@@ -110,6 +111,9 @@ class ResultsView(QWidget):
         self.busy_bar.setMaximumHeight(14)
         self.busy_text = QLabel("")
         self.busy_text.setObjectName("hint")
+        # Wrapped, so "Computing the leaderboard…" asks for its longest word's width only:
+        # on one line it held a 1024 px window 3 px wider while the table was computed.
+        self.busy_text.setWordWrap(True)
         self.export_button = QPushButton("Export table…")
         self.export_button.setToolTip("Save the leaderboard as CSV or JSON")
 
@@ -280,7 +284,7 @@ class ResultsView(QWidget):
                 if 5 <= col < 5 + len(COLUMNS):
                     metric = COLUMNS[col - 5][0]
                     n = record.metric(metric).n
-                    item.setToolTip(f"n = {n} level{'s' if n != 1 else ''}. {EXPLAIN[metric]}")
+                    item.setToolTip(f"n = {count(n, 'level')}. {EXPLAIN[metric]}")
                 self.table.setItem(i, col, item)
         if data is None:
             self.scope_note.setText("" if notice else "Computing…")

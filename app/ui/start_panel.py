@@ -55,6 +55,7 @@ class StartPanel(QWidget):
         self.title.setWordWrap(True)
         self.where = QLabel("")
         self.where.setObjectName("hint")
+        self.where.setWordWrap(True)
         self.preview = BoardWidget()
         self.preview.accepts_input = False
         self.preview.setMinimumSize(280, 220)
@@ -65,6 +66,13 @@ class StartPanel(QWidget):
         self.player.setObjectName("player")
         self.setting = QComboBox()
         self.setting.setObjectName("setting")
+        # A long model description ("Model: ... via ...") sized the player box wider than
+        # the panel, which then squeezed the wrapped lines below it (the setting's help was
+        # cut off): both boxes show what fits, their tooltip the whole choice.
+        for combo in (self.player, self.setting):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(16)
         self.setting_help = QLabel("")
         self.setting_help.setWordWrap(True)
         self.setting_help.setObjectName("hint")
@@ -174,6 +182,7 @@ class StartPanel(QWidget):
         if self.game is None or self.setting.currentData() is None:
             return
         s = get_setting(self.setting.currentData(), self.game)
+        self.setting.setToolTip(f"{s.name}: {s.description}")
         extra = []
         if s.one_step:
             extra.append("you type the whole action list before any move is shown")
@@ -189,6 +198,7 @@ class StartPanel(QWidget):
 
     def _player_changed(self) -> None:
         human = self.player.currentData() == "human"
+        self.player.setToolTip(self.player.currentText())
         self.play.setText("Play" if human else "Watch the model play"
                           if str(self.player.currentData()).startswith("model:")
                           else "Watch the scripted player")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from playbench.app.studies import FieldProblem
+from playbench.app.ui.models.wording import count
 from playbench.app.ui.qt import (
     QAbstractItemView,
     QFrame,
@@ -56,7 +57,7 @@ class ProblemsPanel(QFrame):
 
     def show_problems(self, source: str, problems: Sequence[FieldProblem]) -> None:
         n = len(problems)
-        self.title.setText(f"{source}: {n} problem{'s' if n != 1 else ''} - nothing was "
+        self.title.setText(f"{source}: {count(n, 'problem')} - nothing was "
                            "created. Fix the file and create the study again.")
         self.table.setRowCount(n)
         for i, p in enumerate(problems):

@@ -28,6 +28,13 @@ QPushButton#primary { font-weight: 600; padding: 7px 16px; background: #2f6fdf; 
                       border: 1px solid #2658b4; border-radius: 5px; }
 QPushButton#primary:disabled { background: #aebfdf; border-color: #aebfdf; }
 QPushButton#primary:hover { background: #2a63c8; }
+QPushButton#primary:focus { border: 3px solid #0b1f4d; padding: 5px 14px; }
+QPushButton { padding: 4px 12px; border: 1px solid #b4bcc9; border-radius: 4px;
+              background: #f0f2f6; }
+QPushButton:hover { background: #e6eaf1; }
+QPushButton:pressed { background: #d9dfe9; }
+QPushButton:disabled { color: #9aa2ae; border-color: #d3d8e0; }
+QPushButton:focus { border: 2px solid #1f5fd1; padding: 3px 11px; }
 QPushButton#pause[paused="true"] { font-weight: 600; background: #2f6fdf; color: white;
                                    padding: 4px 18px; border: 1px solid #2658b4;
                                    border-radius: 4px; }

@@ -23,6 +23,7 @@ class DecisionCard(QFrame):
         self.number = number
         self.head = QLabel(f"Decision {number + 1}")
         self.head.setObjectName("card_head")
+        self.head.setWordWrap(True)  # the usage line is long; the card keeps the pane's width
         self.body = QLabel("")
         self.body.setObjectName("card_body")
         self.body.setWordWrap(True)
@@ -63,6 +64,9 @@ class TranscriptPane(QScrollArea):
         super().__init__(parent)
         self.setObjectName("transcript")
         self.setWidgetResizable(True)
+        # Cards wrap to the pane's width (their text has break chances everywhere, see
+        # models/transcript.breakable); a sideways scroll bar only hid that they did not.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.inner = QWidget()
         self.column = QVBoxLayout(self.inner)
         self.column.setContentsMargins(6, 6, 6, 6)

@@ -25,6 +25,7 @@ from playbench.app.ui.models.records import (
     for_viewer,
     list_episodes,
 )
+from playbench.app.ui.models.wording import action_text, count
 from playbench.app.ui.operation import Operation
 from playbench.app.ui.qt import (
     QAbstractItemView,
@@ -334,7 +335,7 @@ class EpisodeViewer(QWidget):
         if record.frame_hash(position) != self.frame_shown or self.framing.running:
             self.framing.call(load_frame, record, position, done=self._framed)
         if position == 0:
-            self.position.setText(f"Start position - {n} steps recorded")
+            self.position.setText(f"Start position - {count(n, 'step')} recorded")
             self.step_action.setText("-")
             self.step_valid.setText("")
             self.step_score.setText("")
@@ -343,7 +344,7 @@ class EpisodeViewer(QWidget):
             return
         st: StepView = record.steps[position - 1]
         self.position.setText(f"After step {position} of {n} (decision {st.decision + 1})")
-        self.step_action.setText(st.action or "(none: unreadable)")
+        self.step_action.setText(action_text(st.action) if st.action else "(none: unreadable)")
         reason = f" - {st.invalid_reason}" if st.invalid_reason else ""
         self.step_valid.setText(st.validity + reason)
         restyle(self.step_valid, "kind", "good" if st.valid else "bad")

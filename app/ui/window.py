@@ -250,6 +250,7 @@ class MainWindow(QMainWindow):
         self.state.save_prefs(self.state.prefs.with_(annotator=name))
         self._show_identity()
         self.library.start.refresh_players()
+        self.library.refresh_marks()
         self.studies.refresh()
 
     def ask_annotator(self, then: Any = None) -> None:
@@ -383,6 +384,7 @@ class MainWindow(QMainWindow):
             self._show_identity()
             self.library.start.refresh_players()
             self.library.start.set_game(self.library.game or self.library.first_game)
+            self.library.refresh_marks()  # the database may be another one now
             self.episodes.refresh()
         dialog = SettingsDialog(self, self.state, applied)
         dialog.tabs.setCurrentIndex(tab)

@@ -121,6 +121,29 @@ class PersonInput:
     def clear(self) -> None:
         self.selected = None
 
+    def controls_help(self) -> str:
+        """The game's keys (and clicks) as a person reads them, from its catalog entry: each
+        key-bound semantic control with its description ("ArrowUp: Slide all tiles up."), or
+        under computer-use controls the allowed keys. A help line saying only "the game's
+        keys" left a person guessing which they were."""
+        role = self.controls.role
+        if self.interface == COMPUTER_USE:
+            cu = role.computer_use
+            keys = ", ".join(key_name(k) for k in cu.allowed_keys) or "none"
+            clicks = "clicks on the page are actions too" if cu.allow_clicks else \
+                "clicks are not used"
+            return f"Keys: {keys}; {clicks}."
+        lines = []
+        for c in role.semantic:
+            b = c.binding
+            if b.action in ("press_key", "press_keys") and b.keys:
+                lines.append(f"{' + '.join(key_name(k) for k in b.keys)}: {c.description}")
+            elif b.action in ("click", "double_click", "right_click"):
+                what = "right-click" if b.button == "right" else b.action.replace("_", " ")
+                lines.append(f"{what} {'a cell' if b.cell_param else 'its spot'}: "
+                             f"{c.description}")
+        return "Controls: " + (" · ".join(lines) if lines else "none for a person")
+
     def allowed(self, name: str) -> bool:
         """Whether a key is one of the game's allowed keys (for the HUD's key legend)."""
         return key_allowed(self.browser_key(name), self.controls.role.computer_use.allowed_keys)

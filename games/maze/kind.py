@@ -13,7 +13,9 @@ ANSWERS = LetterAnswers(SPEC.name, mover="the agent")
 
 KIND = BoardKind(
     SPEC,
-    help="Arrow keys or WASD move the agent.",
+    # The legend: which colour is the person and which the way out (games/maze/render.py).
+    help="Arrow keys or WASD move the agent. Legend: the red square is you (the agent), the "
+         "green cell is the exit, black is wall and white is floor.",
     input_map=DirectionInput,
     answers=ANSWERS,
     plans=Plans(ANSWERS, letters=True),

@@ -238,3 +238,15 @@ def test_person_input_gives_the_same_canonical_actions():
     assert cu.key("Q").text == "press_key q"  # recorded, then refused by the env
     assert cu.press((10, 20)).text == "click 10 20"
     assert cu.keys(["Up", "Left"]).text == "press_keys ArrowUp+ArrowLeft"
+
+
+def test_person_help_names_the_game_keys_from_its_catalog_entry():
+    """2048's help said "Play with the game's keys" without naming them: the keys come from
+    the game's YAML, under either interface."""
+    bundled = Path(__file__).parents[2] / "games/browser_games/bundled/catalog/games"
+    game = parse_game(read_yaml(bundled / "01_2048.yaml"), bundled / "01_2048.yaml")
+    semantic = PersonInput(Controls(game.role, SEMANTIC)).controls_help()
+    for key, what in (("ArrowUp", "Slide all tiles up."), ("ArrowLeft", "Slide all tiles left.")):
+        assert f"{key}: {what}" in semantic, semantic
+    cu = PersonInput(Controls(game.role, COMPUTER_USE)).controls_help()
+    assert cu == "Keys: ArrowUp, ArrowDown, ArrowLeft, ArrowRight; clicks are not used."

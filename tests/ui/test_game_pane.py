@@ -149,6 +149,7 @@ def test_a_persons_keys_are_the_models_actions_on_the_same_clock(window, qtbot):
     assert session.budget.max_actions == 100  # GameWorld's budget, as a model's
     assert view.hud.actions_left.text() == "100" and view.hud.actions_of.text() == "of 100"
     assert "paused between your actions" in view.clock.text()
+    assert "ArrowLeft: Slide all tiles left." in view.hud.help.text()  # the keys are named
     hud = session.observation.info["hud"]
     assert view.target.text() == f"{hud['target']:g}"
     qtbot.waitUntil(lambda: view.page.frames_received > 0, timeout=TIMEOUT)  # the screencast

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playbench.app.ui.models.catalog import LevelFilter, packs
 from playbench.games.registry import available
-from tests.ui.helpers import start_level
+from tests.ui.helpers import ARROW_OF, give_up, key, start_level, wait_end
 
 
 def test_games_packs_levels_thumbnails_and_filters(make_window, qtbot):
@@ -155,3 +155,69 @@ def test_task_columns_come_from_the_kind_and_none_is_empty(make_window, qtbot):
                 assert not any(s in c for s in secrets for c in words), (cells, secrets)
         panel.select_task(panel.shown[-1].task_id)
         assert all(v in panel.facts.text() for v in panel.shown[-1].values)
+
+
+def test_levels_the_annotator_played_or_solved_are_marked(make_window, qtbot, monkeypatch):
+    """Issue 28: the Levels table had no mark of what one had played. The "You" column reads
+    the annotator's episodes from the database (off the UI thread) and is read again when the
+    person comes back to the Library after playing; another annotator has marks of their own."""
+    import threading
+
+    from PySide6.QtCore import Qt
+
+    import playbench.app.ui.models.level_marks as marks_model
+    from playbench.app.ui.library import MARK_COLUMN
+    threads: list[threading.Thread] = []
+    real = marks_model.level_marks
+
+    def read(*args):
+        threads.append(threading.current_thread())
+        return real(*args)
+    monkeypatch.setattr(marks_model, "level_marks", read)
+    window = make_window()
+    lib = window.library
+
+    def marks() -> dict[int, str]:
+        return {r.level.number: lib.levels.item(i, MARK_COLUMN).text()
+                for i, r in enumerate(lib.shown) if lib.levels.item(i, MARK_COLUMN).text()}
+
+    def read_again() -> None:
+        qtbot.waitUntil(lambda: lib.marks.reading.task is not None
+                        and lib.marks.reading.task.done(), timeout=10000)
+
+    lib.select("sokoban", "ingvp")
+    read_again()
+    assert lib.levels.horizontalHeaderItem(MARK_COLUMN).text() == "You"
+    assert marks() == {}  # an empty database: no level is anybody's yet
+    assert threads and threading.main_thread() not in threads
+
+    session = start_level(qtbot, window, "sokoban", "ingvp", 1)
+    for move in session.task.level.meta["solution"]:
+        key(qtbot, window.play.board, ARROW_OF[move])
+    wait_end(qtbot, session)
+    assert session.result.end_reason == "solved"
+    session = start_level(qtbot, window, "sokoban", "ingvp", 2)
+    give_up(qtbot, window.play)
+    wait_end(qtbot, session)
+    window.tabs.setCurrentWidget(lib)  # back to the Library, as after any episode
+    qtbot.waitUntil(lambda: marks() == {1: "✓", 2: "○"}, timeout=10000)
+    assert lib.levels.item(0, MARK_COLUMN).toolTip() == "You played this level once, solved."
+    assert lib.levels.item(0, MARK_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == "solved"
+    assert lib.levels.item(1, MARK_COLUMN).toolTip() == \
+        "You played this level once, not solved yet."
+    lib.search.setText(lib.shown[1].title)  # a filtered table keeps each level's mark
+    assert marks() == {2: "○"}
+    lib.search.setText("")
+
+    window.switch_annotator("someone-else")
+    qtbot.waitUntil(lambda: marks() == {}, timeout=10000)
+    assert threading.main_thread() not in threads
+
+
+def test_mark_texts_say_the_counts_in_words():
+    from playbench.app.ui.models.level_marks import mark_text
+    from playbench.db.progress import LevelMark
+    assert mark_text(None) == ("", "You have not played this level.")
+    assert mark_text(LevelMark(3, 0)) == ("○", "You played this level 3 times, not solved yet.")
+    assert mark_text(LevelMark(3, 1)) == ("✓", "You played this level 3 times, solved in 1 play.")
+    assert mark_text(LevelMark(2, 2))[1] == "You played this level 2 times, solved in 2 plays."

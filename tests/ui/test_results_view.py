@@ -71,6 +71,7 @@ def test_leaderboard_matches_the_results_api_and_exports(
 
     board = leaderboard(window.state.store, Scope(study="pilot", viewer=Viewer(ANNOTATOR)))
     assert view.table.rowCount() == len(board.rows) == 4
+    check_each_participant_has_a_colour(view)
     widths = [e.high - e.low for r in board.rows for e in (r.completion, r.efficiency)
               if e.low is not None]
     assert widths and max(widths) > 0
@@ -147,6 +148,40 @@ def test_leaderboard_matches_the_results_api_and_exports(
                                      "text": median.baseline_text()}
 
 
+def check_each_participant_has_a_colour(view) -> None:
+    """Issue 28: every person was drawn in the same blue. Now each participant has a colour of
+    their own and a legend entry under their name; models are hatched and in other colours
+    than any person, in the bars and in the score distribution. (Called from
+    test_leaderboard_matches_the_results_api_and_exports, whose seed has two people and two
+    scripts, so the seeding is paid once.)"""
+    from matplotlib.colors import to_hex
+    bars = view.plot.canvas.figure.axes[0]
+    legend = bars.get_legend()
+    entries = {text.get_text(): handle for text, handle in
+               zip(legend.get_texts(), legend.legend_handles, strict=True)}
+    assert set(entries) == {ANNOTATOR, "bob", "solver", "random"}
+    colour = {name: to_hex(h.get_facecolor()) for name, h in entries.items()}
+    assert len(set(colour.values())) == 4  # one colour per participant
+    people, models = {colour[ANNOTATOR], colour["bob"]}, {colour["solver"], colour["random"]}
+    assert not people & models
+    assert not entries[ANNOTATOR].get_hatch() and not entries["bob"].get_hatch()
+    assert entries["solver"].get_hatch() and entries["random"].get_hatch()
+    # every bar wears its participant's colour (the legend is not just decoration)
+    assert {to_hex(p.get_facecolor()) for p in bars.patches} == set(colour.values())
+
+    plot = view.plot
+    plot.kind.setCurrentIndex(plot.kind.findData("score_distribution"))
+    points = plot.canvas.figure.axes[0]
+    ticks = {t.get_text(): to_hex(t.get_color()) for t in points.get_xticklabels()}
+    assert ticks[f"human:{ANNOTATOR}"] == colour[ANNOTATOR]
+    assert ticks["human:bob"] == colour["bob"]
+    dots = {c.get_label(): c for c in points.collections}
+    assert to_hex(dots["human:bob"].get_facecolor()[0]) == colour["bob"]
+    assert to_hex(dots["script:solver"].get_facecolor()[0]) == colour["solver"]
+    plot.kind.setCurrentIndex(plot.kind.findData("human_vs_models"))  # as the caller found it
+    plot.metric_box.setCurrentIndex(plot.metric_box.findData("accuracy"))
+
+
 def test_a_blind_study_is_hidden_from_the_annotator(make_window, qtbot, aloop, tmp_path):
     window = seeded_window(make_window, qtbot, aloop, tmp_path, blind=True)
     view = window.results
@@ -197,3 +232,4 @@ def test_the_computation_runs_off_the_ui_thread_with_a_busy_bar(
     release.set()
     qtbot.waitUntil(job.done, timeout=20000)
     assert not view.busy_bar.isVisible() and view.table.rowCount() == 4
+

@@ -26,6 +26,7 @@ from playbench.app.results.compare import (
 )
 from playbench.app.studies import Viewer
 from playbench.app.studies.access import hidden_study_ids
+from playbench.app.ui.models.wording import action_text, count
 from playbench.db.store import Store
 
 KIND_TEXT = {"action": "different actions", "state": "same action, different result",
@@ -59,8 +60,8 @@ def task_options(store: Store, study: str | None, game: str | None,
         title = c.level_title or f"level {c.level_number}"
         label = f"{c.game} · level {c.level_number} · {title}"
         if counts:
-            label += (f"  ({c.episodes} episode{'s' if c.episodes != 1 else ''}, "
-                      f"{c.participants} participant{'s' if c.participants != 1 else ''})")
+            label += (f"  ({count(c.episodes, 'episode')}, "
+                      f"{count(c.participants, 'participant')})")
         out.append(TaskOption(c, label))
     return out
 
@@ -102,7 +103,7 @@ def lane_facts(lane: Lane) -> str:
         parts.append("solved" if lane.solved else "not solved")
     elif lane.end_reason and lane.end_reason != lane.status:
         parts.append(lane.end_reason)
-    parts.append(f"{len(lane.steps)} step{'s' if len(lane.steps) != 1 else ''}")
+    parts.append(count(len(lane.steps), "step"))
     return " · ".join(parts)
 
 
@@ -122,9 +123,9 @@ def cell(lane: Lane, row: int) -> Cell:
     step = lane.at(row)
     if step is None:
         n = len(lane.steps)
-        return Cell(f"(ended after {n} step{'s' if n != 1 else ''})", "", None,
+        return Cell(f"(ended after {count(n, 'step')})", "", None,
                     _score(lane.cumulative_at(row)))
-    action = step.action if step.action is not None else "(unreadable)"
+    action = action_text(step.action)
     if step.valid:
         validity = "valid" + ("" if step.changed else ", no change")
     else:

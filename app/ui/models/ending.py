@@ -11,11 +11,12 @@ deliberate act of its own.
 from __future__ import annotations
 
 from playbench.app.ui.models.guards import Question
+from playbench.app.ui.models.wording import count, verb
 
 
 def give_up_question(steps: int) -> Question:
     """The question before giving up after ``steps`` recorded steps."""
-    done = f"The {steps} step{'s' if steps != 1 else ''} so far are kept" if steps else (
+    done = f"The {count(steps, 'step')} so far {verb(steps)} kept" if steps else (
         "Nothing has been played yet")
     return Question(
         "Give up this task?",

@@ -22,6 +22,7 @@ import numpy as np
 from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Started, Stepped
 from playbench.app.core.recorder import StepRecord
 from playbench.app.core.types import Observation
+from playbench.app.ui.models.wording import count
 from playbench.games.external.queue import message_text
 from playbench.games.external.shown import safe_text
 
@@ -69,7 +70,7 @@ def request_html(request: Any) -> str:
     extra = [f"{len(messages)} messages"]
     images = len(getattr(request, "images", ()))
     if images:
-        extra.append(f"{images} image{'s' if images != 1 else ''}")
+        extra.append(count(images, "image"))
     tools = [t.name for t in getattr(request, "tools", ())]
     if tools:
         extra.append("tools: " + ", ".join(tools))

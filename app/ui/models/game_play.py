@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from playbench.app.ui.models.outcome import end_head
 from playbench.app.ui.models.web_session import WebInput
+from playbench.app.ui.models.wording import count
 
 
 class PersonTable(Protocol):
@@ -36,6 +37,9 @@ class PersonTable(Protocol):
 
     def press(self, target: Any, state: Any = None) -> Any:
         """A gesture for a click at ``(x, y)`` in page pixels, or None."""
+
+    def controls_help(self) -> str:
+        """The game's keys and clicks in words, named from its catalog entry."""
 
 
 @dataclass(frozen=True)
@@ -159,7 +163,7 @@ def game_end_text(result: Any) -> str:
     n = len(result.steps)
     scores = result.scores
     progress = scores.get("progress")
-    text = f"{end_head(result.end_reason)} after {n} action{'s' if n != 1 else ''}."
+    text = f"{end_head(result.end_reason)} after {count(n, 'action')}."
     if progress is not None:
         text += f" Progress {round(100 * float(progress))}%"
         text += " - target reached." if scores.get("solved") else "."

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playbench.app.ui.models.wording import count
+
 END_TEXT = {
     "solved": "Solved",
     "budget": "Out of actions",
@@ -24,7 +26,7 @@ def end_head(end_reason: str | None) -> str:
 
 
 def _actions(n: int) -> str:
-    return f"{n} action{'s' if n != 1 else ''}"
+    return count(n, "action")
 
 
 STUDY_PAUSED = ("Paused - every step and the time used are saved. \"Continue task\" (above, "

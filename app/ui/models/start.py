@@ -14,6 +14,7 @@ from playbench.app.core.budget import Budget
 from playbench.app.core.settings import Setting, get_setting
 from playbench.app.core.task import Task
 from playbench.app.ui.models.catalog import PackRef
+from playbench.app.ui.models.wording import count
 from playbench.games.base import Level, level_rule_options
 from playbench.games.kind import default_registry
 
@@ -85,7 +86,7 @@ def budget_for(setting: Setting, game: str, max_actions: int | None,
 
 
 def _limits(max_actions: int, seconds: int) -> str:
-    actions = f"{max_actions} action{'s' if max_actions != 1 else ''}" if max_actions else \
+    actions = count(max_actions, "action") if max_actions else \
         "no action limit"
     return f"{actions}, " + (f"{seconds} s" if seconds else "no time limit")
 

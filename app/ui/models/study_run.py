@@ -32,6 +32,7 @@ from playbench.app.studies import (
 from playbench.app.studies.consent import ConsentDue
 from playbench.app.ui.models.records import EpisodeSummary, paused_study_episodes
 from playbench.app.ui.models.session import PlaySession
+from playbench.app.ui.models.wording import count
 from playbench.db.store import Store
 
 STATUS_TEXT = {"pending": "to do", "in_progress": "playing now", "interrupted": "paused",
@@ -143,7 +144,7 @@ def create_from_file(store: Store, path: str | Path) -> Protocol:
 def study_summary(store: Store, name: str) -> str:
     """One line about a stored study: tasks, practice, order, blinding."""
     p = load_protocol(store, name)
-    parts = [f"{len(p.scored)} task{'s' if len(p.scored) != 1 else ''}"]
+    parts = [count(len(p.scored), "task")]
     if p.practice:
         parts.append(f"{len(p.practice)} practice first")
     parts.append("same order for everyone" if p.order == "fixed"
@@ -158,7 +159,7 @@ def outcome_text(item: QueueItem) -> str:
     if item.status != "done" or item.solved is None:
         return ""
     n = item.steps
-    steps = "" if n is None else f" in {n} action{'s' if n != 1 else ''}"
+    steps = "" if n is None else f" in {count(n, 'action')}"
     return ("solved" if item.solved else "not solved") + steps
 
 
@@ -169,7 +170,7 @@ def budget_text(task: ProtocolTask) -> str:
         return f"{budget.max_actions} actions"
     if budget.max_decisions is not None:
         n = budget.max_decisions
-        return f"{n} submission{'s' if n != 1 else ''}"
+        return count(n, "submission")
     return "no limit"
 
 

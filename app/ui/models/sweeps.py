@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from playbench.app.sweeps import SweepStatus, sweep_statuses
+from playbench.app.ui.models.wording import count
 from playbench.db.store import Store
 
 COLUMNS = ("Sweep", "Done", "Running", "Interrupted", "Failed", "Left")
@@ -37,7 +38,7 @@ def summary(rows: list[SweepRow]) -> str:
         return ("No model sweeps yet. Run one with `playbench sweep run FILE` (locally or "
                 "--engine ray); its progress shows here - see docs/sweeps.md.")
     active = sum(r.active for r in rows)
-    return (f"{len(rows)} sweep{'s' if len(rows) != 1 else ''}"
+    return (count(len(rows), "sweep")
             + (f", {active} running now" if active else ", none running now"))
 
 

@@ -12,13 +12,31 @@ from collections.abc import Sequence
 
 from playbench.app.core.recorder import StepRecord
 from playbench.app.core.types import Action, Decision
+from playbench.app.ui.models.wording import action_text
 
 MARK = "background:#ffe27a;color:#1d1d1d;border-radius:3px;padding:0 2px"
 RAW_LIMIT = 4000
 
 
+BREAK_EVERY = 24
+"""Characters: a longer run without a space (a JSON blob, a URL, a base64 image) gets a
+zero-width break chance this often, so a reply card wraps to its pane's width instead of
+growing past it (Qt's labels wrap only where the text allows it)."""
+
+_LONG_RUN = re.compile(rf"\S{{{BREAK_EVERY + 1},}}")
+
+
+def breakable(text: str) -> str:
+    """``text`` with a zero-width space after every ``BREAK_EVERY`` characters of any run
+    longer than that (shown the same; only where a line may break changes)."""
+    def split(m: re.Match[str]) -> str:
+        run = m.group(0)
+        return "\u200b".join(run[i:i + BREAK_EVERY] for i in range(0, len(run), BREAK_EVERY))
+    return _LONG_RUN.sub(split, text)
+
+
 def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
+    return html.escape(breakable(text), quote=False)
 
 
 def mark_action(raw: str, action: str | None) -> str:
@@ -53,7 +71,7 @@ def step_html(r: StepRecord) -> str:
     if r.valid:
         what = "changed the state" if r.changed else "valid, nothing changed"
         return (f'<div style="color:#1f7a3a">step {r.index + 1}: '
-                f'<span style="{MARK}">{_esc(r.action or "")}</span> - {what}</div>')
+                f'<span style="{MARK}">{_esc(action_text(r.action))}</span> - {what}</div>')
     action = f'<span style="{MARK}">{_esc(r.action)}</span> ' if r.action else ""
     return (f'<div style="color:#b3261e">step {r.index + 1}: {action}invalid '
             f'({_esc(r.invalid_kind or "")}): {_esc(r.invalid_reason or "")}</div>')

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from playbench.app.ui.models.catalog import PackRef
+from playbench.app.ui.models.wording import count
 from playbench.games.base import Level, LevelError
 from playbench.games.kind import TaskKind, library_columns, library_values
 
@@ -48,7 +49,7 @@ class WebTaskRow:
         if self.reference:
             parts.append(f"reference: {self.reference} actions")
         if self.images:
-            parts.append(f"{self.images} input image{'s' if self.images > 1 else ''}")
+            parts.append(count(self.images, "input image"))
         if self.start:
             parts.append(f"starts at {self.start}")
         return " · ".join(parts)
