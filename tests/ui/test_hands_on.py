@@ -115,8 +115,8 @@ def test_start_panel_text_is_whole_with_hanoi(make_window, qtbot):
 def test_set_of_marks_label_is_not_clipped(make_window, qtbot):
     window = make_window()
     window.resize(1024, 700)
-    view = window.web
-    window.tabs.setCurrentWidget(view)
+    view = window.play_place.view("browser")
+    window.show_page(view)
     settle(qtbot)
     split = view.marks.parentWidget().parentWidget()
     split.setSizes([10_000, 0])  # the side column at its narrowest
@@ -156,10 +156,11 @@ def test_counts_agree_with_their_nouns(make_window, qtbot):
 
     window = make_window()
     session = start_level(qtbot, window, "maze", "ingvp", 1)
-    key(qtbot, window.play.board, ARROW_OF[session.task.level.meta["solution"][0]])
+    board = window.play_place.view("board").board
+    key(qtbot, board, ARROW_OF[session.task.level.meta["solution"][0]])
     wait_steps(qtbot, session, 1)
     wait_ready(qtbot, session)
-    window.play._ask_give_up()
+    window.play_place.view("board").ask_give_up()
     from tests.ui.helpers import confirm_box
     box = confirm_box(qtbot)
     assert "The 1 step so far is kept" in box.text()
@@ -170,7 +171,7 @@ def test_maze_help_says_which_colour_is_whom(make_window, qtbot):
     from playbench.games.maze import render
     window = make_window()
     start_level(qtbot, window, "maze", "ingvp", 1)
-    help_text = window.play.hud.help.text()
+    help_text = window.play_place.view("board").hud.help.text()
     # the legend names the colours the renderer draws: red agent, green exit, black walls
     assert render.AGENT[0] > 200 and render.EXIT[1] > 150 and max(render.WALL) < 40
     for words in ("red square is you", "green cell is the exit", "black is wall"):
@@ -179,7 +180,7 @@ def test_maze_help_says_which_colour_is_whom(make_window, qtbot):
 
 def test_ctrl_z_where_undo_is_not_allowed_says_so(make_window, qtbot):
     window = make_window()
-    play = window.play
+    play = window.play_place.view("board")
     session = start_level(qtbot, window, "maze", "ingvp", 1)
     assert not session.undo_allowed
     key(qtbot, play.board, "Z", Qt.KeyboardModifier.ControlModifier)
@@ -189,7 +190,7 @@ def test_ctrl_z_where_undo_is_not_allowed_says_so(make_window, qtbot):
 
 def test_undo_steps_are_said_in_the_step_numbering(make_window, qtbot):
     window = make_window()
-    play = window.play
+    play = window.play_place.view("board")
     session = start_level(qtbot, window, "sokoban", "ingvp", 7,
                           setting="ingvp:image-multi-history")
     first = session.task.level.meta["solution"][0]

@@ -193,13 +193,13 @@ def test_levels_the_annotator_played_or_solved_are_marked(make_window, qtbot, mo
 
     session = start_level(qtbot, window, "sokoban", "ingvp", 1)
     for move in session.task.level.meta["solution"]:
-        key(qtbot, window.play.board, ARROW_OF[move])
+        key(qtbot, window.play_place.view("board").board, ARROW_OF[move])
     wait_end(qtbot, session)
     assert session.result.end_reason == "solved"
     session = start_level(qtbot, window, "sokoban", "ingvp", 2)
-    give_up(qtbot, window.play)
+    give_up(qtbot, window.play_place.view("board"))
     wait_end(qtbot, session)
-    window.tabs.setCurrentWidget(lib)  # back to the Library, as after any episode
+    window.show_page(lib)  # back to the Library, as after any episode
     qtbot.waitUntil(lambda: marks() == {1: "✓", 2: "○"}, timeout=10000)
     assert lib.levels.item(0, MARK_COLUMN).toolTip() == "You played this level once, solved."
     assert lib.levels.item(0, MARK_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == "solved"
