@@ -53,7 +53,7 @@ from playbench.app.ui.qt import (
     QWidget,
     Signal,
 )
-from playbench.games.web.som import SomItem
+from playbench.games.browser.som import SomItem
 
 HELP = ("Click, type and scroll in the page as in a browser; each becomes the action a model "
         "would send. Typing goes to the field you clicked and is sent as one "

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from playbench.evaluators import web as ev
-from playbench.games.web.actions import action_name, parse_action
+from playbench.games.browser.actions import action_name, parse_action
+from playbench.games.browser.session import PageSession
 from playbench.games.web.probe import ProbeError, fetch_image, locate_text, page_at, page_images
-from playbench.games.web.session import PageSession
 
 log = logging.getLogger(__name__)
 

@@ -41,7 +41,7 @@ def test_browser_kind_plays_one_bundled_task_in_chromium(name):
     page text, every setting renders a prompt, the same page hashes the same after a reset and
     after a restore. (Replay of random actions is not checked: a live site keeps server-side
     changes, which is why these kinds say they are not resumable.)"""
-    from playbench.games.web.browser import Browser
+    from playbench.games.browser.browser import Browser
     from playbench.resources.web.site import ClassifiedsServer
 
     kind = REGISTRY.get(name)

@@ -18,7 +18,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from playbench.app.ui.models.web_session import WebRuntime
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 from playbench.resources.web.site import ClassifiedsServer
 from tests.ui.helpers import close_window, confirm_box
 

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QEventLoop, Qt
 
 from playbench.app.ui.models.web_session import WebRuntime
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 
 pytestmark = pytest.mark.browser
 

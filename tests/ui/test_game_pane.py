@@ -21,7 +21,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from playbench.app.ui.models.web_session import WebRuntime
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 from tests.ui.helpers import confirm_box
 
 pytestmark = pytest.mark.browser
