@@ -2,7 +2,7 @@
 
 Games are plain HTML/JS (docs/reference/browser-games.md): they need an origin (``file://``
 pages cannot load modules or fetch their assets), nothing else. Like the external harness's
-server (:mod:`playbench.games.external.server`) this is the standard library's threading HTTP
+server (:mod:`playbench.app.harness.server`) this is the standard library's threading HTTP
 server bound to the loopback interface only, on a free port; it serves the regular files under
 one directory read-only (through :func:`playbench.games.browser.static.open_inside`: no symbolic
 links, no way out of the folder), never lists directories, and tells the browser not to cache

@@ -17,8 +17,8 @@ import openai
 import pytest
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
-from playbench.app.players.external import ProxyPlayer
-from playbench.games.external.guard import allowed_hosts
+from playbench.app.harness.guard import allowed_hosts
+from playbench.app.harness.hub import ProxyPlayer
 from tests.external.helpers import running
 
 if TYPE_CHECKING:

@@ -156,8 +156,8 @@ def test_external_kind_turns_a_request_into_an_observation_and_a_reply_into_its_
     end mark ends the episode. Without a session the kind refuses to make an env."""
     import json as _json
 
-    from playbench.games.external.env import Exchange, Session
-    from playbench.games.external.wire import parse_body, pending_request
+    from playbench.app.harness.env import Exchange, Session
+    from playbench.app.harness.wire import parse_body, pending_request
 
     kind = REGISTRY.get(name)
     level = kind.load("conformance/task-1")[0]
