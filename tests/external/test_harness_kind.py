@@ -49,3 +49,19 @@ def test_the_kind_makes_its_env_only_from_a_live_session():
         await env.close()
 
     asyncio.run(go())
+
+
+def test_the_library_and_levels_do_not_list_the_harness_kind_for_play(capsys):
+    """The kind is there for recorded episodes only: the Library lists board games and the
+    kinds with a task panel, ``playbench levels`` the kinds with levels - and it is in none."""
+    from playbench.app.cli import main
+    from playbench.app.ui.browser_library import browser_kinds
+    from playbench.app.ui.models.catalog import games
+
+    name = harness_kind(Registry()).name
+    assert games() and name not in {g.name for g in games()}
+    assert browser_kinds() and name not in {k.name for k in browser_kinds()}
+    with pytest.raises(SystemExit) as stopped:
+        main(["levels", name])
+    assert stopped.value.code != 0
+    assert f"unknown game {name!r}" in capsys.readouterr().err
