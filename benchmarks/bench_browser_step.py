@@ -19,10 +19,10 @@ import asyncio
 import statistics
 import time
 
+from playbench.games.browser.browser import Browser
 from playbench.games.browser_games.env import BrowserGameEnv, EnvConfig
 from playbench.games.browser_games.kind import KIND
 from playbench.games.types import Task
-from playbench.games.web.browser import Browser
 
 
 def pct(samples: list[float], q: float) -> float:

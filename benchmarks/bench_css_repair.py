@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import statistics
 
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.sandbox import SiteServer
 from playbench.games.css_repair.env import CssRepairEnv
 from playbench.games.css_repair.kind import KIND
 from playbench.games.css_repair.project import breakage_from_text
 from playbench.games.types import Task
-from playbench.games.web.browser import Browser
 
 
 async def main() -> None:

@@ -74,7 +74,7 @@ async def run(presses: int, seconds: float, quality: int | None, legacy: bool,
 
     from playbench.app.ui.browser_page import PageView
     from playbench.app.ui.models.page_stream import PageStream
-    from playbench.games.web.browser import LAUNCH_ARGS, NO_SANDBOX, chromium_executable
+    from playbench.games.browser.browser import LAUNCH_ARGS, NO_SANDBOX, chromium_executable
 
     view = PageView()
     view.resize(width + 16, round(width * 720 / 1280) + 40)

@@ -25,10 +25,10 @@ from playbench.app.core.recorder import DbRecorder, EpisodeStart
 from playbench.db.engine import open_database
 from playbench.db.steps import StepRecord
 from playbench.db.store import Store
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.memory import MEMORY_ENV, descendants
+from playbench.games.browser.session import SessionOptions
 from playbench.games.browser_games.server import StaticServer
-from playbench.games.web.browser import Browser
-from playbench.games.web.memory import MEMORY_ENV, descendants
-from playbench.games.web.session import SessionOptions
 
 RTC_PAGE = """<!doctype html><script>
 window.done = (async () => { const out = [];

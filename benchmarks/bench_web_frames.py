@@ -17,11 +17,11 @@ import asyncio
 import statistics
 import time
 
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.observe import observe
+from playbench.games.browser.som import collect
 from playbench.games.web.config import WebConfig
 from playbench.games.web.env import WebTaskEnv
-from playbench.games.web.observe import observe
-from playbench.games.web.som import collect
 from playbench.games.web.tasks import load_text
 
 PAGES = [("home", "/"), ("category (10 cards)", "/index.php?page=search&category=bicycles"),

@@ -19,9 +19,9 @@ import asyncio
 import statistics
 import time
 
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.sandbox import Sandbox, SiteServer
 from playbench.games.types import Task
-from playbench.games.web.browser import Browser
 from playbench.games.webui.aes import Element, aes, needed_properties
 from playbench.games.webui.env import WebUIEnv
 from playbench.games.webui.render import run_page

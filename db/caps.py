@@ -13,7 +13,7 @@ is written (the recorder and imports alike, through :meth:`StepRecord.to_row`):
   SHA-256 of the whole text, so a copy kept elsewhere can be matched to the step;
 - ``info`` is held to :data:`INFO_LIMIT` bytes of JSON (larger: an outside harness's
   request - its chat so far - is kept there, itself held to about 1.3 MiB by
-  ``playbench.games.external.stored``): entries that fit an equal share of it are kept
+  ``playbench.app.harness.stored``): entries that fit an equal share of it are kept
   whole, the larger ones share the rest and are cut to it (a list keeps its first items, a
   text its head, anything else its JSON cut as text; an entry still too large after that is
   replaced by a note);

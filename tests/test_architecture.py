@@ -1,6 +1,8 @@
 """The import contracts of docs/architecture.md: Qt only in app/ui and never in app/ui/models;
 games/ and evaluators/ below app/ and db/; only db/ imports SQLAlchemy and the table models; the
-layer order inside app/ down to resources/; no cycles between sibling packages.
+layer order inside app/ down to resources/; no cycles between sibling packages; task kinds
+independent of each other, the shared game layers below every kind, and the app reaching kinds
+only through the registry and the shared layers.
 
 The contracts live in pyproject.toml ([tool.importlinter]); import-linter checks them on the real
 code, and a planted violation in a copy of the tree shows each check can fail.
@@ -100,6 +102,75 @@ def test_layers_models_and_cycles_break_the_check(tmp_path, where, line, contrac
     assert result.returncode != 0, result.stdout
     broken = [ln for ln in result.stdout.splitlines() if ln.endswith("BROKEN")]
     assert any(ln.startswith(contract) for ln in broken), result.stdout
+
+
+@pytest.mark.parametrize("where,line,contract", [
+    ("games/sokoban/planted.py", "from playbench.games.sudoku import rules\n",
+     "Task kinds are independent of each other"),
+    ("games/css_repair/planted.py", "def later():\n    import playbench.games.web.tasks\n",
+     "Task kinds are independent of each other"),
+    ("games/browser/planted.py", "from playbench.games.web import tasks\n",
+     "Shared game layers import no kind"),
+    ("games/planted_shared.py", "from playbench.games.football import kind\n",
+     "Shared game layers import no kind"),
+    ("app/core/planted.py", "from playbench.games.web.tasks import GAME\n",
+     "The app imports no kind's internals"),
+    ("app/ui/models/planted.py", "import playbench.games.external.kind\n",
+     "The app imports no kind's internals"),
+    # the let-through imports are the named modules' only, not the rest of their package
+    ("app/cli/planted.py", "from playbench.games.web.tasks import GAME\n",
+     "The app imports no kind's internals"),
+    ("app/ui/models/planted.py", "from playbench.games.css_repair.tools import Call\n",
+     "The app imports no kind's internals"),
+])
+def test_kinds_and_their_importers_break_the_check(tmp_path, where, line, contract):
+    """A kind importing another kind, a shared layer importing a kind, and the app reaching
+    into a kind's package each break the contract they name."""
+    if where == "games/planted_shared.py":  # a new top-level module is listed like the rest
+        config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+        plant(tmp_path, where, line)
+        (tmp_path / "pyproject.toml").write_text(config.replace(
+            '"playbench.games.yamlfile",\n]', '"playbench.games.yamlfile",\n'
+            '    "playbench.games.planted_shared",\n]', 1))
+    else:
+        plant(tmp_path, where, line)
+    result = lint(tmp_path)
+    assert result.returncode != 0, result.stdout
+    # a contract with let-through imports reports "BROKEN (N ignored imports)"
+    assert any(ln.startswith(f"{contract} BROKEN") for ln in result.stdout.splitlines()), \
+        result.stdout
+
+
+def _contract(name: str) -> dict:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = [c for c in config["tool"]["importlinter"]["contracts"] if c["name"] == name]
+    assert len(found) == 1, name
+    return found[0]
+
+
+def test_every_games_package_is_a_kind_or_a_shared_layer():
+    """Each package and module under games/ is in exactly one of the two lists the contracts
+    use - the independent kinds, or the shared layers - and every installed kind's package is
+    a kind there, so a new kind or a new shared module cannot sit outside both checks."""
+    import importlib.metadata
+
+    from playbench.games.kind import ENTRY_POINT_GROUP
+
+    kinds = set(_contract("Task kinds are independent of each other")["modules"])
+    shared = _contract("Shared game layers import no kind")
+    assert set(shared["forbidden_modules"]) == kinds
+    layers = set(shared["source_modules"])
+    assert not kinds & layers
+    found = {f"playbench.games.{p.name}" for p in (ROOT / "games").iterdir()
+             if (p / "__init__.py").is_file()}
+    found |= {f"playbench.games.{p.stem}" for p in (ROOT / "games").glob("*.py")
+              if p.stem != "__init__"}
+    assert found == kinds | layers, (sorted(found - kinds - layers), sorted(kinds | layers - found))
+    assert set(_contract("The app imports no kind's internals")["forbidden_modules"]) == kinds
+    points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    bundled = {".".join(p.module.split(".")[:3]) for p in points
+               if p.module.startswith("playbench.games.")}
+    assert len(bundled) >= 12 and bundled <= kinds, sorted(bundled - kinds)
 
 
 def old_top_level_imports(source: str) -> list[int]:

@@ -143,7 +143,7 @@ def _install_wrappers(config: pytest.Config) -> None:
 
 def _real_executable(tier: str) -> str | None:
     if tier == "browser":
-        from playbench.games.web.browser import chromium_executable
+        from playbench.games.browser.browser import chromium_executable
         return chromium_executable()  # None: Playwright's own build, not watched
     from playbench.games.football.engine import find_python
     return find_python()

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from playbench.app.cli.common import UsageError, add_db_option, open_store
 
 if TYPE_CHECKING:
-    from playbench.games.external.queue import PendingRequest, RequestQueue
-    from playbench.games.external.server import ServerOptions
+    from playbench.app.harness.queue import PendingRequest, RequestQueue
+    from playbench.app.harness.server import ServerOptions
 
 
 def _common(s: argparse.ArgumentParser, port: int) -> None:
@@ -72,7 +72,7 @@ def add_parsers(sub) -> None:
 
 
 def _options(args: argparse.Namespace) -> ServerOptions:
-    from playbench.games.external.server import ServerOptions
+    from playbench.app.harness.server import ServerOptions
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0-65535, got {args.port}")
@@ -95,7 +95,7 @@ def answer_on_terminal(queue: RequestQueue, stop: threading.Event,
     """Show the oldest waiting request and read the person's reply, until ``stop`` is set.
     Everything of the harness's is shown through ``safe_text``: its control characters are
     spelled out, never sent to the terminal."""
-    from playbench.games.external.shown import safe_text
+    from playbench.app.harness.shown import safe_text
 
     def show(text: str) -> None:
         write(safe_text(text))
@@ -133,7 +133,7 @@ def _show_request(request: PendingRequest, others: int, show: Callable[[str], No
 
 def _answer(queue: RequestQueue, request: PendingRequest, line: str,
             show: Callable[[str], None]) -> None:
-    from playbench.app.players.external import human_reply
+    from playbench.app.harness.hub import human_reply
 
     if request.done:
         show("(the harness stopped waiting for that request)")
@@ -149,7 +149,7 @@ def _answer(queue: RequestQueue, request: PendingRequest, line: str,
 
 
 async def _serve(args: argparse.Namespace, make_hub: Callable[..., Any]) -> None:
-    from playbench.games.external.server import ExternalServer
+    from playbench.app.harness.server import ExternalServer
 
     options = _options(args)
     loop = asyncio.get_running_loop()
@@ -193,8 +193,8 @@ class _ProxyRun:
 
 
 def cmd_serve_human(args: argparse.Namespace) -> int:
-    from playbench.app.players.external import ExternalHub, QueuePlayer
-    from playbench.games.external.queue import RequestQueue
+    from playbench.app.harness.hub import ExternalHub, QueuePlayer
+    from playbench.app.harness.queue import RequestQueue
 
     annotator = args.annotator or getpass.getuser()
     queue = RequestQueue()
@@ -214,7 +214,7 @@ def cmd_serve_human(args: argparse.Namespace) -> int:
 def cmd_proxy(args: argparse.Namespace) -> int:
     from playbench.app.agents.keys import KeyProblem, resolve_key
     from playbench.app.agents.profiles import ProfileError, ProfileStore
-    from playbench.app.players.external import ExternalHub, ProxyPlayer
+    from playbench.app.harness.hub import ExternalHub, ProxyPlayer
 
     profile = None
     if args.profile:

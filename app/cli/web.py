@@ -174,7 +174,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 def cmd_login(args: argparse.Namespace) -> int:
     """Write every storage state file the tasks name: one fresh browser context per file
     logs in to each site its tasks need (playbench.games.web.login). Passwords are never printed."""
-    from playbench.games.web.browser import Browser
+    from playbench.games.browser.browser import Browser
     from playbench.games.web.login import LoginError, state_files, write_state
     from playbench.games.web.sources import load_tasks
     from playbench.games.web.tasks import task_from_level

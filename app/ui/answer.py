@@ -6,7 +6,7 @@ long it has waited; in the middle the selected request as the model would get it
 from the tool's schema (``playbench.app.ui.answer_compose``). Above them, the endpoint: started and
 stopped here on 127.0.0.1, with its port and a base URL to copy into the harness's settings.
 
-The queue (``playbench.games.external.queue.RequestQueue``) tells the view about changes on
+The queue (``playbench.app.harness.queue.RequestQueue``) tells the view about changes on
 whichever
 thread made them; the view re-reads it on its own thread through a queued signal. A request
 counts as shown - its think time starts - when it is on screen in this tab; the think time is
@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from shiboken6 import isValid
 
+from playbench.app.harness.queue import PendingRequest, Reply, RequestQueue
 from playbench.app.ui.answer_compose import ComposePane
 from playbench.app.ui.answer_request import RequestPane
 from playbench.app.ui.models.answering import choose_next, queue_line
@@ -44,7 +45,6 @@ from playbench.app.ui.qt import (
     Signal,
     restyle,
 )
-from playbench.games.external.queue import PendingRequest, Reply, RequestQueue
 
 TAB_TITLE = "Answer a harness"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from playbench.app.harness.queue import PendingRequest, Reply
 from playbench.app.ui.models.answering import TEXT, TOOL, compose, form_for
 from playbench.app.ui.models.tool_form import Raw, ToolForm
 from playbench.app.ui.qt import (
@@ -25,7 +26,6 @@ from playbench.app.ui.qt import (
     restyle,
 )
 from playbench.app.ui.tool_form_view import ToolFormView
-from playbench.games.external.queue import PendingRequest, Reply
 
 
 @dataclass

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QMouseEvent
 
+from playbench.app.harness.queue import PendingRequest, RequestImage
+from playbench.app.harness.shown import safe_text
 from playbench.app.ui.frame_zoom import FrameZoom, open_frame
 from playbench.app.ui.models.answering import Turn, conversation, tool_schema_text, tool_summary
 from playbench.app.ui.models.app_state import AppState
@@ -26,8 +28,6 @@ from playbench.app.ui.qt import (
     QWidget,
     monospace,
 )
-from playbench.games.external.queue import PendingRequest, RequestImage
-from playbench.games.external.shown import safe_text
 
 ROLE_NAMES = {"user": "User", "assistant": "Assistant (the model's earlier reply)",
               "tool": "Tool result"}

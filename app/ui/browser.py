@@ -51,7 +51,7 @@ from playbench.app.ui.qt import (
 )
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.app.ui.web_runtime import shared_runtime
-from playbench.games.web.som import SomItem
+from playbench.games.browser.som import SomItem
 
 HELP = ("Click, type and scroll in the page as in a browser; each becomes the action a model "
         "would send. Typing goes to the field you clicked and is sent as one "

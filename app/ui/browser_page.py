@@ -42,7 +42,7 @@ from playbench.app.ui.qt import (
     Signal,
     frame_image,
 )
-from playbench.games.web.som import COLOURS, MIN_DRAWN, SomItem
+from playbench.games.browser.som import COLOURS, MIN_DRAWN, SomItem
 
 BACKGROUND = QColor(233, 236, 241)
 HINT_INK = QColor(93, 102, 117)

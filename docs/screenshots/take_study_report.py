@@ -22,7 +22,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 from playwright.async_api import async_playwright  # noqa: E402
 
 from playbench.app.exports.report import write_report  # noqa: E402
-from playbench.games.web.browser import chromium_executable  # noqa: E402
+from playbench.games.browser.browser import chromium_executable  # noqa: E402
 from tests.studies.report_study import NAME, make_study  # noqa: E402
 
 

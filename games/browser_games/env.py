@@ -13,7 +13,7 @@ gives the score; the best score so far gives progress and success
 (:mod:`playbench.evaluators.browser_games`). A failed terminal state with ``continue_on_fail``
 resets the game and play goes on with the same step budget and the best score kept.
 
-The browser is launched by :class:`playbench.games.web.browser.Browser` (or shared through
+The browser is launched by :class:`playbench.games.browser.browser.Browser` (or shared through
 ``EnvServices.extra["browser"]``); each episode gets a fresh context whose network reaches
 only the game server, with the seed and the page control script (``inject/control.js``) added
 before any page script runs. Every page call is bounded (:meth:`PageSession.answer`).
@@ -36,6 +36,8 @@ import numpy as np
 
 from playbench.evaluators import browser_games as metrics
 from playbench.games.base import MoveError
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.session import BrowserError, PageSession, SessionOptions, bounded
 from playbench.games.browser_games.catalog import Catalog, GameSpec, TaskSpec, lookup
 from playbench.games.browser_games.controls import (
     SEMANTIC,
@@ -48,8 +50,6 @@ from playbench.games.browser_games.modes import mode_of
 from playbench.games.browser_games.server import StaticServer
 from playbench.games.browser_games.tasks import KIND_NAME, TaskRef, task_ref
 from playbench.games.types import Action, Observation, Setting, Task, Transition
-from playbench.games.web.browser import Browser
-from playbench.games.web.session import BrowserError, PageSession, SessionOptions, bounded
 
 log = logging.getLogger(__name__)
 

@@ -2,9 +2,9 @@
 
 Games are plain HTML/JS (docs/reference/browser-games.md): they need an origin (``file://``
 pages cannot load modules or fetch their assets), nothing else. Like the external harness's
-server (:mod:`playbench.games.external.server`) this is the standard library's threading HTTP
+server (:mod:`playbench.app.harness.server`) this is the standard library's threading HTTP
 server bound to the loopback interface only, on a free port; it serves the regular files under
-one directory read-only (through :func:`playbench.games.web.static.open_inside`: no symbolic
+one directory read-only (through :func:`playbench.games.browser.static.open_inside`: no symbolic
 links, no way out of the folder), never lists directories, and tells the browser not to cache
 (a game edited between two episodes is loaded fresh).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
-from playbench.games.web.static import FileRefused, IsDirectory, open_inside
+from playbench.games.browser.static import FileRefused, IsDirectory, open_inside
 
 log = logging.getLogger(__name__)
 

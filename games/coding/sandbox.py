@@ -4,16 +4,16 @@ Both visual coding kinds (``webui``: write a page; ``css_repair``: fix a page's 
 nobody checked. The rules, from issue 16 item 7:
 
 - every render opens a fresh Chromium context through the existing launcher
-  (:meth:`playbench.games.web.browser.Browser.new_session`), so no cookies, storage or cache
+  (:meth:`playbench.games.browser.browser.Browser.new_session`), so no cookies, storage or cache
   pass from one submission to the next;
 - the only host the page may reach is the task's local resource server (:class:`SiteServer`),
   which serves the submitted files and the task's resources from memory; every other request
   (another host, ``file:``) is aborted by the session's routing and its network fence;
 - the submitted code has a size limit (:class:`Limits`), refused before a browser is touched;
-- every call into the page is bounded (:func:`playbench.games.web.session.bounded`): a script
+- every call into the page is bounded (:func:`playbench.games.browser.session.bounded`): a script
   that hangs or loops makes the render fail with :class:`RenderFailed` (``timeout``) after the
   limit, and the context is thrown away, so the app never waits on it.
-- a page whose process dies (out of its memory limit, :mod:`playbench.games.web.memory`) makes
+- a page whose process dies (out of its memory limit, :mod:`playbench.games.browser.memory`) makes
   the render fail with :class:`RenderFailed` (``crashed``);
 - every request the page's session refused (another host, WebRTC) is kept on the
   :class:`Sandbox` until its kind takes it for the step (:meth:`Sandbox.take_blocked`).
@@ -39,8 +39,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from playbench.games.web.browser import Browser
-from playbench.games.web.session import BrowserError, PageSession, SessionOptions, bounded
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.session import BrowserError, PageSession, SessionOptions, bounded
 
 log = logging.getLogger(__name__)
 

@@ -164,7 +164,7 @@ class CssRepairEnv:
 
     async def _sandbox(self) -> Sandbox:
         if self.browser is None:
-            from playbench.games.web.browser import Browser
+            from playbench.games.browser.browser import Browser
             self.browser = Browser()
         if self.server is None:
             self.server = SiteServer()

@@ -1,9 +1,10 @@
-"""External harnesses: a person or a recording proxy on the model end of any harness that
-talks to the OpenAI chat API.
+"""The task kind outside harnesses' episodes are recorded under (``external``).
 
-``queue`` holds the Qt-free requests a person answers; ``wire`` reads and writes the chat
-format; ``env`` is the harness as an environment; ``server`` the HTTP endpoint;
-:data:`KIND` (``kind``) the task kind, registered as ``external = "playbench.games.external:KIND"``.
+The harness endpoint itself - the request queue a person answers, the chat wire format, the
+HTTP server and its guard and limits, the environment a harness's requests make - is an app
+feature, ``playbench.app.harness``. Only :data:`KIND` (``kind``) is here, registered as
+``external = "playbench.games.external:KIND"``, so that databases holding such episodes load
+and Compare, Results and exports read them as before.
 """
 
 from playbench.games.external.kind import KIND

@@ -1,5 +1,13 @@
 """External harnesses as a task kind: the harness is the environment, its chat requests are
-the observations and the replies are the actions (``playbench.games.external.env``).
+the observations and the replies are the actions.
+
+The endpoint, the request queue, the wire format and the environment itself are an app feature
+(``playbench.app.harness``); what stays a kind is what an episode is recorded and read back
+under - the name ``external`` stored with every such episode, its one setting and budget, the
+level text naming a (harness, task) pair, and that it cannot be resumed. The app finds this
+kind through ``playbench.games.harness.HarnessTasks`` and hands ``make_env`` a live
+``HarnessSession``; nothing else can make its environment. Its ``view`` names no surface the
+Library plays, so the Library and ``playbench levels`` never list it for play.
 
 A task is one (harness, task id) pair; its level text is that pair as JSON, so the episodes a
 person answered through ``playbench serve-human`` and those a model answered through
@@ -17,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
+from playbench.games.harness import HarnessSession
 from playbench.games.kind import EnvServices, Source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
@@ -98,14 +107,16 @@ class ExternalKind:
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,
                  render: bool = True) -> Env:
-        """The env of a session the server opened (``services.extra["session"]``)."""
-        from playbench.games.external.env import ExternalEnv, Session
-
+        """The env of a session the app's endpoint opened (``services.extra["session"]``)."""
         session = (services.extra if services else {}).get("session")
-        if not isinstance(session, Session):
+        if not isinstance(session, HarnessSession):
             raise LevelError("external tasks are played through `playbench serve-human` or "
                              "`playbench proxy`, which open a session per harness request")
-        return ExternalEnv(session, GAME)
+        return session.open_env(GAME)
+
+    def task_for(self, harness: str, task_id: str) -> Task:
+        """The task an episode of ``(harness, task_id)`` records (``HarnessTasks``)."""
+        return task_for(harness, task_id)
 
     def input_map(self) -> None:
         """A person answers in the request view, not on a board."""

@@ -1,5 +1,7 @@
-"""Web tasks: Chromium through Playwright, Set-of-Marks observations, VisualWebArena's action
-grammar, task files and evaluators, and the environment (``env.WebTaskEnv``).
+"""Web tasks as VisualWebArena defines them: task files and their sources, the web settings
+(sites, logins, judge), logging in, the page probes and checks that score a task, the offline
+site wiring, and the environment (``env.WebTaskEnv``). The browser itself, Set-of-Marks and
+the action grammar are the shared layer below every browser kind (``playbench.games.browser``).
 
 Nothing here imports app/ or db/. :data:`KIND` (``playbench.games.web.kind``) is the task kind the
 app finds through the ``playbench.tasks`` entry points; PlayBench's offline classifieds site is a

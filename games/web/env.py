@@ -32,25 +32,25 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from playbench.evaluators.web import Judge
-from playbench.games.frame import as_frame
-from playbench.games.types import Action, Observation, Setting, Task, Transition
-from playbench.games.web import reference
-from playbench.games.web.actions import TYPE_RULE, WebAction, format_action, parse_action
-from playbench.games.web.browser import Browser
-from playbench.games.web.checks import check_config
-from playbench.games.web.config import WebConfig, WebConfigError, load_config
-from playbench.games.web.execute import execute
-from playbench.games.web.helpers import AdminAccount, HelperEnv
-from playbench.games.web.observe import PageSnapshot, observe
-from playbench.games.web.probe import fetch_image
-from playbench.games.web.scoring import final_answer, score_task
-from playbench.games.web.session import (
+from playbench.games.browser.actions import TYPE_RULE, WebAction, format_action, parse_action
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.execute import execute
+from playbench.games.browser.observe import PageSnapshot, observe
+from playbench.games.browser.session import (
     DEFAULT_VIEWPORT,
     BrowserError,
     PageSession,
     SessionOptions,
     host_of,
 )
+from playbench.games.frame import as_frame
+from playbench.games.types import Action, Observation, Setting, Task, Transition
+from playbench.games.web import reference
+from playbench.games.web.checks import check_config
+from playbench.games.web.config import WebConfig, WebConfigError, load_config
+from playbench.games.web.helpers import AdminAccount, HelperEnv
+from playbench.games.web.probe import fetch_image
+from playbench.games.web.scoring import final_answer, score_task
 from playbench.games.web.tasks import (
     PLACEHOLDER,
     TaskProblem,

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
+from playbench.games.browser.actions import TYPE_RULE
 from playbench.games.kind import EnvServices, Source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.web import sources
-from playbench.games.web.actions import TYPE_RULE
 from playbench.games.web.tasks import GAME, WebTaskError, load_file, task_from_level
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class WebKind:
     rule_options: tuple[RuleOption, ...] = (TYPE_RULE,)
     """``type_field``: VWA's ``type`` keeps a field's text (default) or clears it first."""
     answers = None
-    """The VWA protocol reads its own action grammar (``playbench.games.web.actions``)."""
+    """The VWA protocol reads its own action grammar (``playbench.games.browser.actions``)."""
     gym_actions = None
 
     def settings(self) -> Mapping[str, Setting]:

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.session import SessionOptions, host_of
 from playbench.games.web.config import LoginRecipe, WebConfig, WebConfigError
-from playbench.games.web.session import SessionOptions, host_of
 from playbench.games.web.tasks import PLACEHOLDER, WebTask, login_sites
 
 log = logging.getLogger(__name__)

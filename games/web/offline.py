@@ -141,8 +141,8 @@ async def _in_browser(config: Mapping[str, Any], base_dir: str, url: str, html: 
                       answer: str, load_timeout_ms: float) -> dict[str, float | None]:
     """:func:`score_task` in a real Chromium session whose active tab shows ``url`` (served
     from ``html`` when given). Only the URL's host (and the task's sites) are reachable."""
-    from playbench.games.web.browser import Browser
-    from playbench.games.web.session import SessionOptions, host_of
+    from playbench.games.browser.browser import Browser
+    from playbench.games.browser.session import SessionOptions, host_of
     hosts = {host_of(url)}
     async with Browser() as chromium:
         session = await chromium.new_session(SessionOptions(frozenset(hosts),

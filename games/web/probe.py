@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from playbench.games.browser.session import PageSession
 from playbench.games.web import expr
 from playbench.games.web.helpers import HELPERS, HelperEnv, HelperError, caller
-from playbench.games.web.session import PageSession
 
 GET_QUERY_TEXT = re.compile(
     r"""^func:(get_query_text(?:_lowercase)?)\(\s*__page__\s*,\s*(['"])(.*)\2\s*\)$""", re.DOTALL)

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from playbench.evaluators import web as ev
-from playbench.games.web.actions import action_name, parse_action
+from playbench.games.browser.actions import action_name, parse_action
+from playbench.games.browser.session import PageSession
 from playbench.games.web.helpers import HelperEnv
 from playbench.games.web.probe import (
     ProbeError,
@@ -24,7 +25,6 @@ from playbench.games.web.probe import (
     page_images,
     resolve_url,
 )
-from playbench.games.web.session import PageSession
 
 log = logging.getLogger(__name__)
 

@@ -121,7 +121,7 @@ class WebUIEnv:
         if self.closed:
             raise RuntimeError("the episode is over; its page is no longer rendered")
         if self.browser is None:
-            from playbench.games.web.browser import Browser  # Playwright loads on first use
+            from playbench.games.browser.browser import Browser  # Playwright loads on first use
             self.browser = Browser()
         if self.server is None:
             self.server = SiteServer().start()

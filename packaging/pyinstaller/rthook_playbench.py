@@ -4,7 +4,7 @@ A bundle built on a machine that had Playwright's Chromium carries it in ``ms-pl
 beside the bundled libraries; point Playwright there unless the user chose a place
 (``PLAYWRIGHT_BROWSERS_PATH``) or a browser (``PLAYBENCH_CHROMIUM``) already. Without a
 bundled browser nothing is set, and PlayBench looks for the user's Playwright Chromium and the
-system one as it does from a virtual environment (``playbench.games.web.browser``).
+system one as it does from a virtual environment (``playbench.games.browser.browser``).
 """
 
 import os

@@ -34,7 +34,7 @@ from playbench.app.core.settings import SETTINGS, UnknownSetting, get_setting
 from playbench.app.core.task import Task
 from playbench.app.core.types import INVALID_KINDS, Action, Invalid, Observation
 from playbench.games.base import Level
-from playbench.games.web.actions import (
+from playbench.games.browser.actions import (
     SUMMARY_PHRASE,
     VWA_ACTIONS,
     WebAction,

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
+from playbench.games.browser.browser import chromium_executable
 from playbench.games.browser_games.catalog import Catalog, GameSpec, SemanticControl, lookup
 from playbench.games.browser_games.env import control_script
 from playbench.games.browser_games.server import StaticServer
-from playbench.games.web.browser import chromium_executable
 
 pytestmark = [pytest.mark.browser, pytest.mark.content]
 

@@ -23,11 +23,11 @@ from playbench.app.core.types import Decision
 from playbench.db.engine import open_database
 from playbench.db.store import Store
 from playbench.games.base import MoveError
+from playbench.games.browser.browser import Browser
 from playbench.games.browser_games.env import BrowserGameEnv, settled_state
 from playbench.games.browser_games.kind import KIND, SETTINGS
 from playbench.games.kind import EnvServices
 from playbench.games.types import Invalid, Task
-from playbench.games.web.browser import Browser
 
 pytestmark = pytest.mark.browser
 

@@ -14,10 +14,10 @@ from playbench.app.core.play import play
 from playbench.app.core.recorder import DbRecorder
 from playbench.db.engine import open_database
 from playbench.db.store import Store
+from playbench.games.browser.browser import Browser
 from playbench.games.browser_games.kind import KIND, SETTINGS
 from playbench.games.kind import EnvServices
 from playbench.games.types import Task
-from playbench.games.web.browser import Browser
 from tests.browser_games.test_harness import Texts
 from tests.web.probes import UdpListener, runaway_script, webrtc_script
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from playbench.games.browser.static import url_parts
 from playbench.games.browser_games.server import StaticServer
-from playbench.games.web.static import url_parts
 
 SECRET = "SECRET-outside-the-folder-5e1c"
 

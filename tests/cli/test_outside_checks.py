@@ -19,9 +19,9 @@ import pytest
 from playbench.app.agents.protocols import family_of, make_protocols
 from playbench.app.cli.parse import classify
 from playbench.games.base import MoveError
+from playbench.games.browser.actions import format_action, parse_action
 from playbench.games.kind import default_registry, unavailable
 from playbench.games.types import Task
-from playbench.games.web.actions import format_action, parse_action
 
 REGISTRY = default_registry()
 # Kinds backed by an optional extra that is not installed here cannot start an environment;

@@ -15,8 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import pytest_asyncio
 
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.sandbox import Limits, RenderFailed, Sandbox, SiteServer
-from playbench.games.web.browser import Browser
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 

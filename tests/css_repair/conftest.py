@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.sandbox import SiteServer
-from playbench.games.web.browser import Browser
 
 
 @pytest.fixture(scope="module")

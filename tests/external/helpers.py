@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from playbench.app.players.external import ExternalHub, PlayerMaker, QueuePlayer
+from playbench.app.harness.hub import ExternalHub, PlayerMaker, QueuePlayer
+from playbench.app.harness.queue import PendingRequest, Reply, RequestQueue
+from playbench.app.harness.server import ExternalServer, ServerOptions
 from playbench.db.engine import open_database
 from playbench.db.store import Store
-from playbench.games.external.queue import PendingRequest, Reply, RequestQueue
-from playbench.games.external.server import ExternalServer, ServerOptions
 
 
 @dataclass

@@ -17,8 +17,8 @@ import openai
 import pytest
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
-from playbench.app.players.external import ProxyPlayer
-from playbench.games.external.guard import allowed_hosts
+from playbench.app.harness.guard import allowed_hosts
+from playbench.app.harness.hub import ProxyPlayer
 from tests.external.helpers import running
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def chromium() -> Iterator[Browser]:
     """Debian's Chromium (or Playwright's), for one page from another local origin."""
     from playwright.sync_api import sync_playwright
 
-    from playbench.games.web.browser import chromium_executable
+    from playbench.games.browser.browser import chromium_executable
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_executable() or "/usr/bin/chromium",

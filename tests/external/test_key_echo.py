@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from playbench.app.agents.redact import MASK
-from playbench.app.players.external import ProxyPlayer
+from playbench.app.harness.hub import ProxyPlayer
 from tests.external.helpers import running
 
 KEY = "sk-echoed-KEY-5e1f0b9d77a2"

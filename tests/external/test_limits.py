@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 
 import openai
 
-from playbench.games.external.httpd import Limits
-from playbench.games.external.queue import Reply
-from playbench.games.external.server import ExternalServer, ServerOptions
+from playbench.app.harness.httpd import Limits
+from playbench.app.harness.queue import Reply
+from playbench.app.harness.server import ExternalServer, ServerOptions
 from tests.external.helpers import answering, running
 
 

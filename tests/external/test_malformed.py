@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playbench.app.cli.external import answer_on_terminal
-from playbench.games.external.queue import PendingRequest, Reply, RequestQueue
+from playbench.app.harness.queue import PendingRequest, Reply, RequestQueue
 from tests.external.helpers import answering, running
 
 

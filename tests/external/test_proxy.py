@@ -12,7 +12,7 @@ import openai
 import pytest
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
-from playbench.app.players.external import ProxyPlayer
+from playbench.app.harness.hub import ProxyPlayer
 from tests.external.helpers import running
 
 FAULTS = "429@2,500@3,malformed@4"

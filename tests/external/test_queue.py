@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from playbench.games.external.queue import (
+from playbench.app.harness.queue import (
     ABANDONED,
     ANSWERED,
     PendingRequest,

@@ -10,12 +10,12 @@ import json
 from playbench.app.agents.serve import ModelServer, ServeOptions
 from playbench.app.exports.csv import export_csv
 from playbench.app.exports.jsonl import export_jsonl
-from playbench.app.players.external import ProxyPlayer
+from playbench.app.harness.hub import ProxyPlayer
+from playbench.app.harness.queue import Reply, ToolCall
 from playbench.app.results.compare import compare, task_choices, task_episode_ids
 from playbench.app.results.data import Scope, load_episodes
 from playbench.app.results.leaderboard import leaderboard
 from playbench.games.external.kind import KIND
-from playbench.games.external.queue import Reply, ToolCall
 from tests.external.helpers import answering, running
 from tests.external.test_serve_human import HARNESS, colour_of
 

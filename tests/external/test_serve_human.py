@@ -12,7 +12,7 @@ import numpy as np
 import openai
 import pytest
 
-from playbench.games.external.queue import PendingRequest, Reply, ToolCall
+from playbench.app.harness.queue import PendingRequest, Reply, ToolCall
 from tests.external.helpers import answering, running
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ from collections.abc import Callable
 import openai
 import pytest
 
-from playbench.games.external.queue import Reply
-from playbench.games.external.server import ExternalServer, ServerOptions
+from playbench.app.harness.queue import Reply
+from playbench.app.harness.server import ExternalServer, ServerOptions
 from tests.external.helpers import answering, running
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from playbench.games.external.queue import Reply
-from playbench.games.external.stored import REQUEST_LIMIT, TEXT_LIMIT
+from playbench.app.harness.queue import Reply
+from playbench.app.harness.stored import REQUEST_LIMIT, TEXT_LIMIT
 from tests.external.helpers import answering, running
 from tests.external.test_malformed import post
 

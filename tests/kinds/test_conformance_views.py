@@ -41,7 +41,7 @@ def test_browser_kind_plays_one_bundled_task_in_chromium(name):
     page text, every setting renders a prompt, the same page hashes the same after a reset and
     after a restore. (Replay of random actions is not checked: a live site keeps server-side
     changes, which is why these kinds say they are not resumable.)"""
-    from playbench.games.web.browser import Browser
+    from playbench.games.browser.browser import Browser
     from playbench.resources.web.site import ClassifiedsServer
 
     kind = REGISTRY.get(name)
@@ -156,8 +156,8 @@ def test_external_kind_turns_a_request_into_an_observation_and_a_reply_into_its_
     end mark ends the episode. Without a session the kind refuses to make an env."""
     import json as _json
 
-    from playbench.games.external.env import Exchange, Session
-    from playbench.games.external.wire import parse_body, pending_request
+    from playbench.app.harness.env import Exchange, Session
+    from playbench.app.harness.wire import parse_body, pending_request
 
     kind = REGISTRY.get(name)
     level = kind.load("conformance/task-1")[0]

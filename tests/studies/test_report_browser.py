@@ -11,7 +11,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, async_playwright
 
 from playbench.app.exports.report import write_report
-from playbench.games.web.browser import chromium_executable
+from playbench.games.browser.browser import chromium_executable
 from tests.studies.report_study import NAME, make_study
 
 

@@ -13,11 +13,11 @@ from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
+from playbench.app.harness.queue import PendingRequest, RequestImage, RequestQueue, ToolSpec
 from playbench.app.ui.answer import AnswerView
 from playbench.app.ui.frame_zoom import FrameZoom
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.prefs import PrefsStore
-from playbench.games.external.queue import PendingRequest, RequestImage, RequestQueue, ToolSpec
 
 CLICK = {"type": "object", "required": ["x", "y", "button"], "properties": {
     "x": {"type": "integer", "description": "column in pixels"},

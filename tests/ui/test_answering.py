@@ -3,6 +3,7 @@ out as the model reads it, queue rows, which request is shown, and what may be s
 
 from __future__ import annotations
 
+from playbench.app.harness.queue import PendingRequest, RequestImage, ToolSpec
 from playbench.app.ui.models.answering import (
     TEXT,
     TOOL,
@@ -13,7 +14,6 @@ from playbench.app.ui.models.answering import (
     queue_line,
     waited,
 )
-from playbench.games.external.queue import PendingRequest, RequestImage, ToolSpec
 
 PICK = ToolSpec("pick", "Pick a card", {"type": "object", "required": ["card"],
                                         "properties": {"card": {"type": "integer"}}})

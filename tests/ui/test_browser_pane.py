@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.app.ui.web_runtime import use_runtime
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 from playbench.resources.web.site import ClassifiedsServer
 from tests.ui.helpers import close_window, confirm_box
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import QEventLoop, Qt
 
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.app.ui.web_runtime import use_runtime
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 
 pytestmark = pytest.mark.browser
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.app.ui.web_runtime import use_runtime
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 from tests.ui.helpers import confirm_box
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from playbench.app.core.recorder import MemoryRecorder
 from playbench.app.core.settings import get_setting
 from playbench.app.core.task import Task
 from playbench.app.players.scripted import SolverPlayer
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 from playbench.games.web.config import WebConfig
 from playbench.games.web.env import WebTaskEnv
 from playbench.games.web.kind import VWA_BUDGET

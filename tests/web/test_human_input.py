@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from playbench.app.ui.models.web_input import BrowserInput
-from playbench.games.web.som import SomItem
+from playbench.games.browser.som import SomItem
 from tests.web.conftest import web_task
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -27,7 +27,7 @@ from playbench.app.core.settings import get_setting
 from playbench.app.core.types import INVALID_KINDS
 from playbench.db.engine import open_database
 from playbench.db.store import Store
-from playbench.games.web.actions import SUMMARY_PHRASE
+from playbench.games.browser.actions import SUMMARY_PHRASE
 from playbench.games.web.config import WebConfig
 from playbench.games.web.env import WebTaskEnv
 from playbench.games.web.kind import VWA_BUDGET

@@ -16,14 +16,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import pytest_asyncio
 
-from playbench.games.web.browser import Browser
-from playbench.games.web.memory import (
+from playbench.games.browser.browser import Browser
+from playbench.games.browser.memory import (
     DEFAULT_PAGE_MEMORY_MB,
     MEMORY_ENV,
     descendants,
     page_memory_mb,
 )
-from playbench.games.web.session import BrowserError, SessionOptions
+from playbench.games.browser.session import BrowserError, SessionOptions
 from tests.web.probes import rss_kb, runaway_script
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")

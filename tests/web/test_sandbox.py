@@ -29,10 +29,10 @@ from playbench.app.core.recorder import DbRecorder
 from playbench.app.core.settings import get_setting
 from playbench.db.engine import open_database
 from playbench.db.store import Store
-from playbench.games.web.browser import SYSTEM_CHROMIUM, Browser
+from playbench.games.browser.browser import SYSTEM_CHROMIUM, Browser
+from playbench.games.browser.fence import BLOCK_HEADER, NetworkFence
 from playbench.games.web.config import WebConfig
 from playbench.games.web.env import WebTaskEnv
-from playbench.games.web.fence import BLOCK_HEADER, NetworkFence
 from playbench.games.web.kind import VWA_BUDGET
 from tests.web.conftest import ListPlayer, play, web_task
 
@@ -309,7 +309,7 @@ async def test_without_a_sandbox_chromium_falls_back_and_says_why(tmp_path, capl
                   'if [ $no = 0 ]; then echo "No usable sandbox: user namespaces are off" >&2; '
                   "exit 1; fi\n"
                   f'exec {SYSTEM_CHROMIUM} "$@"')
-    with caplog.at_level(logging.WARNING, logger="playbench.games.web.browser"):
+    with caplog.at_level(logging.WARNING, logger="playbench.games.browser.browser"):
         async with Browser(executable=exe) as b:
             assert b.sandboxed is False
             assert "user namespaces are off" in b.sandbox_note
@@ -318,7 +318,7 @@ async def test_without_a_sandbox_chromium_falls_back_and_says_why(tmp_path, capl
 
 
 async def test_this_machine_runs_chromium_sandboxed_unless_it_cannot(caplog):
-    with caplog.at_level(logging.WARNING, logger="playbench.games.web.browser"):
+    with caplog.at_level(logging.WARNING, logger="playbench.games.browser.browser"):
         async with Browser() as b:
             if os.geteuid() == 0:  # Chromium itself refuses its sandbox to root
                 assert b.sandboxed is False and "root" in b.sandbox_note.lower()

@@ -12,11 +12,11 @@ import pytest
 import pytest_asyncio
 
 from playbench.app.core.task import Task
+from playbench.games.browser.session import SessionOptions, host_of
 from playbench.games.web.config import AdminLogin, WebConfig
 from playbench.games.web.env import WebTaskEnv
 from playbench.games.web.helpers import AdminAccount, HelperEnv
 from playbench.games.web.scoring import score_task
-from playbench.games.web.session import SessionOptions, host_of
 from playbench.games.web.tasks import load_text
 from tests.web.conftest import play
 from tests.web.vwa_fake_site import ADMIN, FakeVwaSite

@@ -16,9 +16,9 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import async_playwright
 
-from playbench.games.web.browser import LAUNCH_ARGS, NO_SANDBOX, Browser, chromium_executable
-from playbench.games.web.session import SessionOptions
-from playbench.games.web.webrtc import MAX_URLS, attempt_records
+from playbench.games.browser.browser import LAUNCH_ARGS, NO_SANDBOX, Browser, chromium_executable
+from playbench.games.browser.session import SessionOptions
+from playbench.games.browser.webrtc import MAX_URLS, attempt_records
 from tests.web.probes import UdpListener, webrtc_script
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.sandbox import Limits, RenderFailed, Sandbox, SiteServer
 from playbench.games.types import Task
-from playbench.games.web.browser import Browser
 from playbench.games.webui.env import TargetCache, WebUIEnv
 from playbench.games.webui.tasks import load_levels
 

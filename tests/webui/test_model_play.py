@@ -22,8 +22,8 @@ from playbench.app.core.task import Task
 from playbench.app.exports.jsonl import export_jsonl
 from playbench.db.engine import open_database
 from playbench.db.store import Store
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.fences import page_files
-from playbench.games.web.browser import Browser
 from playbench.games.webui.env import TargetCache, WebUIEnv
 from playbench.games.webui.kind import SETTINGS
 from playbench.games.webui.tasks import load_levels, task_of

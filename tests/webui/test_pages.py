@@ -11,10 +11,10 @@ import pytest
 import pytest_asyncio
 
 from playbench.games.base import MoveError
+from playbench.games.browser.browser import Browser
 from playbench.games.coding.fences import as_answer
 from playbench.games.coding.sandbox import Limits, Sandbox, SiteServer
 from playbench.games.types import Task
-from playbench.games.web.browser import Browser
 from playbench.games.webui.aes import aes
 from playbench.games.webui.env import WebUIEnv
 from playbench.games.webui.render import (

@@ -23,7 +23,7 @@ from playbench.app.core.types import Usage
 from playbench.db.caps import FIELD_LIMIT, NOTE_ROOM
 from playbench.db.engine import open_database
 from playbench.db.store import Store
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 from playbench.games.webui.env import TargetCache, WebUIEnv
 from playbench.games.webui.kind import SETTINGS
 from playbench.games.webui.tasks import load_levels

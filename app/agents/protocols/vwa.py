@@ -7,7 +7,7 @@ the Set-of-Marks setting the screenshot with the marks drawn), the URL, the open
 objective and only the previous action; the text observation is cut at 3840 tokens. The reply
 ends with "In summary, the next action I will perform is" and the action in triple backticks;
 VWA's reader takes the first fenced span anywhere in the reply, whatever precedes it
-(``playbench.games.web.actions.extract_action``). An unreadable reply is a no-op step. Sampling:
+(``playbench.games.browser.actions.extract_action``). An unreadable reply is a no-op step. Sampling:
 temperature 1.0, top_p 0.9.
 
 Ours, not VWA's: the examples are ordinary user/assistant turns (VWA sends them as named system
@@ -36,7 +36,7 @@ from playbench.app.agents.templates import TemplateProblem, Templates
 from playbench.app.core.settings import Setting
 from playbench.app.core.types import Invalid
 from playbench.games.base import MoveError
-from playbench.games.web.actions import (
+from playbench.games.browser.actions import (
     COORDINATE_ACTION,
     SUMMARY_PHRASE,
     action_name,

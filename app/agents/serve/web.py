@@ -17,7 +17,7 @@ import random
 
 from playbench.app.agents.hints import WebHint
 from playbench.app.agents.protocols.base import Reply
-from playbench.games.web.actions import SUMMARY_PHRASE
+from playbench.games.browser.actions import SUMMARY_PHRASE
 
 PAGE_MOVES = ("scroll [down]", "scroll [up]", "go_back")
 WORDS = ("bike", "lamp", "red", "cheap", "guitar", "sofa", "kite", "blue")

@@ -1,6 +1,6 @@
 """What the "Answer a harness" view shows and sends, without Qt.
 
-An outside harness's chat request (``playbench.games.external.queue.PendingRequest``) is shown to
+An outside harness's chat request (``playbench.app.harness.queue.PendingRequest``) is shown to
 the person as the model would get it: the system prompt, then each message of the conversation
 with its images in place, then the tools offered. :func:`conversation` lays the messages out
 as :class:`Turn` values (role, text, which of the request's images belong to it, the tool
@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from playbench.app.harness.queue import PendingRequest, Reply, ToolCall, ToolSpec, message_text
+from playbench.app.harness.shown import safe_text
 from playbench.app.ui.models.tool_form import Raw, ToolForm, tool_form
-from playbench.games.external.queue import PendingRequest, Reply, ToolCall, ToolSpec, message_text
-from playbench.games.external.shown import safe_text
 
 TEXT, TOOL = "text", "tool"
 """The two ways to answer."""

@@ -22,9 +22,9 @@ import numpy as np
 from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Started, Stepped
 from playbench.app.core.recorder import StepRecord
 from playbench.app.core.types import Observation
+from playbench.app.harness.queue import message_text
+from playbench.app.harness.shown import safe_text
 from playbench.app.ui.models.wording import count
-from playbench.games.external.queue import message_text
-from playbench.games.external.shown import safe_text
 
 TEXT_LIMIT = 600
 """Characters of the harness's last message shown on a card (the whole request is recorded;
@@ -60,7 +60,7 @@ class FeedUpdate:
 
 
 def request_html(request: Any) -> str:
-    """A request (``playbench.games.external.queue.PendingRequest``) in a few lines: the last
+    """A request (``playbench.app.harness.queue.PendingRequest``) in a few lines: the last
     message's text, how many images and which tools came with it."""
     messages = list(getattr(request, "messages", ()))
     last = messages[-1] if messages else {}

@@ -4,9 +4,9 @@ shows the exchanges live).
 
 Both put the engine's pieces together the way the command line does
 (``playbench.app.cli.external``):
-an :class:`~playbench.app.players.external.ExternalHub` that runs one episode per harness task on
+an :class:`~playbench.app.harness.hub.ExternalHub` that runs one episode per harness task on
 the app's event loop - recorded like every other episode - behind an
-:class:`~playbench.games.external.server.ExternalServer` on 127.0.0.1. The app never listens on
+:class:`~playbench.app.harness.server.ExternalServer` on 127.0.0.1. The app never listens on
 another interface: exposing the endpoint needs a token, which is a command-line matter
 (``playbench serve-human --host ... --token ...``).
 
@@ -23,9 +23,9 @@ from typing import Any
 
 from playbench.app.agents.profiles import ModelProfile
 from playbench.app.core.episode import Listener
+from playbench.app.harness.env import Exchange
+from playbench.app.harness.queue import RequestQueue
 from playbench.db.store import Store
-from playbench.games.external.env import Exchange
-from playbench.games.external.queue import RequestQueue
 
 LOOPBACK = "127.0.0.1"
 
@@ -66,8 +66,8 @@ class _Endpoint:
 
     async def start(self, port: int = 0) -> str:
         """Listen on 127.0.0.1:``port`` (0: any free port); returns the base URL."""
-        from playbench.app.players.external import ExternalHub
-        from playbench.games.external.server import ExternalServer, ServerOptions
+        from playbench.app.harness.hub import ExternalHub
+        from playbench.app.harness.server import ExternalServer, ServerOptions
 
         if self.server is not None:
             return self.server.url
@@ -114,11 +114,11 @@ class HumanEndpoint(_Endpoint):
         self.annotator = annotator
 
     def _player(self, exchange: Exchange) -> Any:
-        from playbench.app.players.external import QueuePlayer
+        from playbench.app.harness.hub import QueuePlayer
         return QueuePlayer(self.queue, self.annotator)
 
     def _models(self) -> list[str]:
-        from playbench.app.players.external import HUMAN_MODEL
+        from playbench.app.harness.hub import HUMAN_MODEL
         return [HUMAN_MODEL]
 
 
@@ -154,7 +154,7 @@ class ProxyEndpoint(_Endpoint):
             await asyncio.to_thread(stand_in.stop)
 
     def _player(self, exchange: Exchange) -> Any:
-        from playbench.app.players.external import ProxyPlayer
+        from playbench.app.harness.hub import ProxyPlayer
         p = self.profile
         return ProxyPlayer(self.upstream, p.model, key=self._key, override_model=True,
                            headers=dict(p.extra_headers), timeout=p.timeout)

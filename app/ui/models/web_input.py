@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbench.app.core.types import Action, Decision
-from playbench.games.web.actions import WebAction, format_action
-from playbench.games.web.som import SomItem
+from playbench.games.browser.actions import WebAction, format_action
+from playbench.games.browser.som import SomItem
 
 MODIFIERS = ("Control", "Alt", "Shift", "Meta")
 NOTCH = 1.0

@@ -52,7 +52,7 @@ class WebRuntime:
     def browser(self) -> Any:
         """The shared browser (made on first use; it starts when the first episode opens)."""
         if self._browser is None:
-            from playbench.games.web.browser import (
+            from playbench.games.browser.browser import (
                 Browser,  # Playwright loads only when web is played
             )
             self._browser = Browser()

@@ -14,7 +14,7 @@ The grammar is VWA's own reader's, quirks included (see :func:`parse_action`).
 VWA's reader also takes ``clear [id]`` (click the element, select all, Backspace) and
 ``upload [id] [path]`` (click the element and give the file chooser that opens the file
 ``path``); they are not in its prompt's list, so models are not offered them, but a reply using
-them is read and carried out (:mod:`playbench.games.web.execute`).
+them is read and carried out (:mod:`playbench.games.browser.execute`).
 
 PlayBench adds one action outside VWA's twelve, ``click_at [x] [y]``: a click at page
 coordinates, recorded only when a person clicks where no Set-of-Marks element is (so such steps

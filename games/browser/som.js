@@ -1,4 +1,4 @@
-// Set-of-Marks collection, run inside the page (see games/web/som.py for the rules it follows).
+// Set-of-Marks collection, run inside the page (see games/browser/som.py for the rules it follows).
 // Returns the viewport's marked elements and text pieces in DOM order; ids are given in Python.
 (arg) => {
   const vw = window.innerWidth, vh = window.innerHeight;

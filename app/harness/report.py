@@ -7,9 +7,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from playbench.games.external.checks import BodyError, load_json
-from playbench.games.external.guard import Headers
-from playbench.games.external.wire import HARNESS_HEADER, TASK_HEADER
+from playbench.app.harness.checks import BodyError, load_json
+from playbench.app.harness.guard import Headers
+from playbench.app.harness.wire import HARNESS_HEADER, TASK_HEADER
 
 SCORE_LIMIT = 1e9
 """Largest magnitude of a reported ``score``: room for a game's raw points, none for the

@@ -3,13 +3,13 @@
 A session is a fresh Playwright context (no shared cookies or cache) with the task's viewport,
 whose network is limited to the task's hosts in two layers: Playwright's routing aborts what it
 sees (and names its resource type and page), and all traffic goes through a
-:class:`playbench.games.web.fence.NetworkFence` proxy that refuses what routing does not see
+:class:`playbench.games.browser.fence.NetworkFence` proxy that refuses what routing does not see
 (redirect
 hops, WebSockets, other tunnels). Every refusal is kept in ``PageSession.blocked`` (URLs) and
 ``PageSession.blocked_requests`` (what, which resource type, from which page), and handed to the
 step that caused it by :meth:`PageSession.take_blocked`. Calls Playwright does not bound itself
 (evaluations, DevTools) go through :meth:`PageSession.answer`. Sessions are made by
-:meth:`playbench.games.web.browser.Browser.new_session`.
+:meth:`playbench.games.browser.browser.Browser.new_session`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Page
 
-from playbench.games.web import webrtc
-from playbench.games.web.fence import BLOCK_HEADER, UNREACHABLE_HEADER, NetworkFence
+from playbench.games.browser import webrtc
+from playbench.games.browser.fence import BLOCK_HEADER, UNREACHABLE_HEADER, NetworkFence
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Harness requests waiting for an answer, oldest first: what a person (the app's view or the
 terminal prompt of ``playbench serve-human``) reads and answers.
 
-The HTTP server (``playbench.games.external.server``) turns each chat request of an outside harness
+The HTTP server (``playbench.app.harness.server``) turns each chat request of an outside harness
 into a :class:`PendingRequest` and puts it on a :class:`RequestQueue`. Whoever answers takes the
 oldest entry, shows it (system prompt, conversation, images, offered tools) and calls
 :meth:`PendingRequest.answer` with a :class:`Reply` - text or a tool call - or

@@ -1,8 +1,8 @@
 """The OpenAI chat wire format as an outside harness speaks it: reading a request body into a
-:class:`~playbench.games.external.queue.PendingRequest`, naming its harness and task, and writing a
+:class:`~playbench.app.harness.queue.PendingRequest`, naming its harness and task, and writing a
 reply back as a ``chat.completion`` object or as server-sent ``chat.completion.chunk`` events.
 
-Pure functions over bytes and dicts; the HTTP server (``playbench.games.external.server``) calls
+Pure functions over bytes and dicts; the HTTP server (``playbench.app.harness.server``) calls
 them.
 """
 
@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playbench.games.external.checks import BodyError, check_chat, load_json
-from playbench.games.external.queue import (
+from playbench.app.harness.checks import BodyError, check_chat, load_json
+from playbench.app.harness.queue import (
     PendingRequest,
     Reply,
     RequestImage,
@@ -74,7 +74,7 @@ class ChatRequest:
 def parse_body(raw: bytes) -> ChatRequest:
     """Read a ``/v1/chat/completions`` body; image parts must be data URLs (``data:...;base64``)
     since a person has to see them and the record has to keep them. A body that is not a chat
-    request raises :class:`WireError` naming the field (``playbench.games.external.checks``)."""
+    request raises :class:`WireError` naming the field (``playbench.app.harness.checks``)."""
     try:
         body = load_json(raw)
         check_chat(body)

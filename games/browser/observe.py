@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from playbench.games.web.session import PageSession
-from playbench.games.web.som import SetOfMarks, collect, draw_marks
+from playbench.games.browser.session import PageSession
+from playbench.games.browser.som import SetOfMarks, collect, draw_marks
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from playbench.games.web.browser import (
+from playbench.games.browser.browser import (
     SYSTEM_CHROMIUM,
     Browser,
     chromium_executable,
     missing_chromium_advice,
 )
-from playbench.games.web.session import BrowserError
+from playbench.games.browser.session import BrowserError
 
 
 @pytest.fixture

@@ -3,11 +3,12 @@ episodes, and the two players that answer them - a person through the request qu
 (``playbench serve-human``, the app's "Answer a harness" view) and a real endpoint the requests
 are forwarded to (``playbench proxy``).
 
-The HTTP server (``playbench.games.external.server``) hands each request to :class:`ExternalHub`,
-which
-keeps one episode per (harness, task) and starts it with :func:`playbench.app.core.play.play` on the
-hub's event loop, so steps, frames, tokens and timing are recorded by the same recorder as
-every other episode, and exports, Compare and Results read them unchanged.
+The HTTP server (``playbench.app.harness.server``) hands each request to :class:`ExternalHub`,
+which keeps one episode per (harness, task) and starts it with
+:func:`playbench.app.core.play.play` on the hub's event loop, so steps, frames, tokens and
+timing are recorded by the same recorder as every other episode, and exports, Compare and
+Results read them unchanged. The episodes are recorded under the task kind that declares
+``playbench.games.harness.HarnessTasks`` (found by that capability, not by its name).
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from playbench.app.core.play import play
 from playbench.app.core.player import PlayContext, Player
 from playbench.app.core.recorder import DbRecorder, Recorder
 from playbench.app.core.types import Action, Decision, Observation, Usage
+from playbench.app.harness.env import HARNESS_ENDED, PERSON_ENDED, Answer, Exchange, Session
+from playbench.app.harness.queue import Reply, RequestQueue
+from playbench.app.harness.wire import HttpAnswer, error_answer, estimate_tokens, read_reply
 from playbench.db.store import Store
-from playbench.games.external.env import HARNESS_ENDED, PERSON_ENDED, Answer, Exchange, Session
-from playbench.games.external.kind import KIND, task_for
-from playbench.games.external.queue import Reply, RequestQueue
-from playbench.games.external.wire import HttpAnswer, error_answer, estimate_tokens, read_reply
-from playbench.games.kind import EnvServices
+from playbench.games.harness import HarnessTasks, harness_kind
+from playbench.games.kind import EnvServices, default_registry
 
 log = logging.getLogger(__name__)
 
@@ -239,10 +240,19 @@ class ExternalHub:
         self._runs: dict[tuple[str, str], _Run] = {}
         self._last: dict[tuple[str, str], int] = {}
         self._latest_of: dict[str, tuple[str, str]] = {}
+        self._kind: HarnessTasks | None = None
         self.episodes: list[int] = []
         """Ids of the episodes this hub started, in order."""
         if queue is not None:
             queue.set_end_handler(self.end_by_person)
+
+    @property
+    def kind(self) -> HarnessTasks:
+        """The task kind the episodes are recorded under (found by its capability,
+        ``playbench.games.harness.harness_kind``, on first use)."""
+        if self._kind is None:
+            self._kind = harness_kind(default_registry())
+        return self._kind
 
     @property
     def recorder(self) -> Recorder:
@@ -304,9 +314,10 @@ class ExternalHub:
                 self._last[key] = event.episode_id
                 self.episodes.append(event.episode_id)
 
-        setting = KIND.settings()["default"]
+        kind = self.kind
+        setting = kind.settings()["default"]
         try:
-            await play(task_for(*key), player, setting=setting, budget=setting.budget,
+            await play(kind.task_for(*key), player, setting=setting, budget=setting.budget,
                        recorder=self.recorder,
                        meta={"harness": key[0], "task_id": key[1], "via": self.via},
                        listeners=[started, *self.listeners],
@@ -359,7 +370,7 @@ class ExternalHub:
 
 def human_reply(text: str) -> Reply:
     """A terminal line as a reply: ``/tool NAME {json}`` is a tool call, anything else text."""
-    from playbench.games.external.queue import ToolCall
+    from playbench.app.harness.queue import ToolCall
 
     if text.startswith("/tool "):
         name, _, args = text[6:].strip().partition(" ")

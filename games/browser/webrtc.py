@@ -2,7 +2,7 @@
 
 WebRTC opens its own UDP sockets (STUN binding requests, TURN allocations carrying whatever
 username the page chose) outside HTTP, so neither Playwright's routing nor the network fence
-(:mod:`playbench.games.web.fence`) ever sees them. Two layers keep them in:
+(:mod:`playbench.games.browser.fence`) ever sees them. Two layers keep them in:
 
 1. **In the page** (:data:`NO_WEBRTC`, an init script every session adds to its context, so it
    runs first in every document of every frame, iframes and pop-ups included): the connection

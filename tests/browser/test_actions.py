@@ -7,8 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from playbench.games.base import MoveError
-from playbench.games.types import Invalid
-from playbench.games.web.actions import (
+from playbench.games.browser.actions import (
     SUMMARY_PHRASE,
     VWA_ACTIONS,
     WebAction,
@@ -17,6 +16,7 @@ from playbench.games.web.actions import (
     parse_action,
     read_action,
 )
+from playbench.games.types import Invalid
 
 CASES = [
     ("click [12]", WebAction("click", element=12)),

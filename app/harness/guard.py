@@ -21,7 +21,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Protocol
 
-from playbench.games.external.wire import HttpAnswer, error_answer
+from playbench.app.harness.wire import HttpAnswer, error_answer
 
 
 class Headers(Protocol):

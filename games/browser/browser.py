@@ -2,9 +2,9 @@
 
 :class:`Browser` launches Chromium: Playwright's own build when it is installed, otherwise the
 executable named by ``PLAYBENCH_CHROMIUM`` or Debian's ``/usr/bin/chromium``, and opens one
-:class:`playbench.games.web.session.PageSession` per episode (a fresh context whose traffic all goes
-through its own :class:`playbench.games.web.fence.NetworkFence`; see that module for what a session
-lets through and records).
+:class:`playbench.games.browser.session.PageSession` per episode (a fresh context whose
+traffic all goes through its own :class:`playbench.games.browser.fence.NetworkFence`; see that
+module for what a session lets through and records).
 
 Chromium runs with its own sandbox where the platform allows it; where it cannot start so
 (as root, or without user namespaces) it is started with ``--no-sandbox`` and the reason is
@@ -30,10 +30,10 @@ from playwright.async_api import Error as PlaywrightError
 if TYPE_CHECKING:
     from playwright.async_api import Geolocation
 
-from playbench.games.web import memory
-from playbench.games.web.fence import NetworkFence
-from playbench.games.web.session import BrowserError, PageSession, SessionOptions, short_error
-from playbench.games.web.webrtc import WEBRTC_LAUNCH_ARGS
+from playbench.games.browser import memory
+from playbench.games.browser.fence import NetworkFence
+from playbench.games.browser.session import BrowserError, PageSession, SessionOptions, short_error
+from playbench.games.browser.webrtc import WEBRTC_LAUNCH_ARGS
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ LAUNCH_ARGS = ("--disable-gpu", "--disable-background-networking",
                *WEBRTC_LAUNCH_ARGS)
 MARKER = "--playbench-browser"
 """A switch Chromium ignores, given a fresh value per launch, by which the browser's process
-is found to bound its page processes' memory (:mod:`playbench.games.web.memory`)."""
+is found to bound its page processes' memory (:mod:`playbench.games.browser.memory`)."""
 NO_SANDBOX = "--no-sandbox"
 SYSTEM_CHROMIUM = "/usr/bin/chromium"
 

@@ -8,7 +8,7 @@
   - the harness's own result for its latest episode of that task (ends it if it still runs).
 - ``POST /v1/playbench/end``: ``{"task": ..., "harness": ...}`` ends an episode without a score.
 
-Requests are told apart by harness and task (``playbench.games.external.wire.task_key``); each pair
+Requests are told apart by harness and task (``playbench.app.harness.wire.task_key``); each pair
 is one episode at a time, and pairs run in parallel. A request whose harness disconnects, or that
 waits longer than ``answer_timeout``, is abandoned (recorded as such by the env) and, in the
 second case, answered with HTTP 504.
@@ -16,11 +16,11 @@ second case, answered with HTTP 504.
 Security (docs/security.md, "Harness endpoints"): the server listens on 127.0.0.1 unless told
 otherwise, and any other address needs a token, which harnesses send as their API key
 (``Authorization: Bearer TOKEN``). Before a body is read, a request must pass the guard
-(``playbench.games.external.guard``: its Host is this address, no other site's Origin, a JSON
+(``playbench.app.harness.guard``: its Host is this address, no other site's Origin, a JSON
 content type) and the token check (401); bodies over ``max_body`` bytes get 413 unread, and a
 body that is not what the endpoint takes gets 400 naming the field
-(``playbench.games.external.checks``). Connections are served by a bounded pool of threads
-with read time-outs (``playbench.games.external.httpd``); the episodes run on the event loop
+(``playbench.app.harness.checks``). Connections are served by a bounded pool of threads
+with read time-outs (``playbench.app.harness.httpd``); the episodes run on the event loop
 the hub was given.
 """
 
@@ -39,12 +39,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from playbench.games.external.checks import BodyError
-from playbench.games.external.env import Exchange
-from playbench.games.external.guard import allowed_hosts, refusal
-from playbench.games.external.httpd import BoundedHTTPServer, Limits, TimedHandler
-from playbench.games.external.report import read_report
-from playbench.games.external.wire import (
+from playbench.app.harness.checks import BodyError
+from playbench.app.harness.env import Exchange
+from playbench.app.harness.guard import allowed_hosts, refusal
+from playbench.app.harness.httpd import BoundedHTTPServer, Limits, TimedHandler
+from playbench.app.harness.report import read_report
+from playbench.app.harness.wire import (
     END_HEADER,
     TASK_FROM,
     HttpAnswer,
@@ -63,7 +63,7 @@ full-size screenshots as base64 stays well under it); larger ones get HTTP 413 u
 
 
 class Hub(Protocol):
-    """What the server hands requests to (``playbench.app.players.external.ExternalHub``)."""
+    """What the server hands requests to (``playbench.app.harness.hub.ExternalHub``)."""
 
     def submit(self, exchange: Exchange) -> None:
         """Route a request to its episode, starting one if needed; thread-safe."""
@@ -92,7 +92,7 @@ class ServerOptions:
     the harness keeps the connection open)."""
     task_from: str = "first-user"
     limits: Limits = field(default_factory=Limits)
-    """Worker threads, queue, backlog and read time-outs (``playbench.games.external.httpd``)."""
+    """Worker threads, queue, backlog and read time-outs (``playbench.app.harness.httpd``)."""
 
     def check(self) -> None:
         """Refuse options that would expose an unauthenticated endpoint or make no sense."""
@@ -213,7 +213,7 @@ class ExternalServer:
                 self._send(answer)
 
             def _admitted(self, method: str) -> bool:
-                """The guard (``playbench.games.external.guard``), then the token."""
+                """The guard (``playbench.app.harness.guard``), then the token."""
                 refused = refusal(method, self.headers, server.allowed_hosts)
                 if refused is not None:
                     self._refuse(refused)

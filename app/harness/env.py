@@ -29,10 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playbench.games.base import MoveError
-from playbench.games.external.queue import ABANDONED, PendingRequest, Reply, ToolCall
-from playbench.games.external.stored import capped_messages, capped_tools, cut_text
-from playbench.games.external.wire import (
+from playbench.app.harness.queue import ABANDONED, PendingRequest, Reply, ToolCall
+from playbench.app.harness.stored import capped_messages, capped_tools, cut_text
+from playbench.app.harness.wire import (
     ChatRequest,
     HttpAnswer,
     error_answer,
@@ -40,6 +39,7 @@ from playbench.games.external.wire import (
     recorded_messages,
     reply_answer,
 )
+from playbench.games.base import MoveError
 from playbench.games.frame import as_frame
 from playbench.games.types import Action, Observation, Setting, Task, Transition
 
@@ -151,6 +151,11 @@ class Session:
         self._wake()
         return True
 
+    def open_env(self, game: str) -> ExternalEnv:
+        """The environment that plays this session's requests, recorded under ``game``
+        (``playbench.games.harness.HarnessSession``: the kind's ``make_env`` calls it)."""
+        return ExternalEnv(self, game)
+
     def stop_accepting(self) -> None:
         """Later requests of this harness and task start a new episode."""
         with self._lock:
@@ -215,7 +220,7 @@ def _observation(exchange: Exchange, end_reason: str | None = None) -> Observati
 def request_facts(exchange: Exchange) -> dict[str, Any]:
     """What a step records about the request it answered (JSON values): the messages with
     images as digests, the tools offered, the images, the model asked for, and times - each
-    within the limits of ``playbench.games.external.stored`` (``request.cut`` says what was
+    within the limits of ``playbench.app.harness.stored`` (``request.cut`` says what was
     cut)."""
     pending, request = exchange.pending, exchange.request
     messages, cut = capped_messages(recorded_messages(request.messages, request.images))

@@ -10,7 +10,7 @@ from asyncio.base_subprocess import BaseSubprocessTransport
 
 import pytest
 
-from playbench.games.web.browser import Browser
+from playbench.games.browser.browser import Browser
 
 pytestmark = pytest.mark.browser
 

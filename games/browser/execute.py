@@ -5,7 +5,7 @@ element's box; ``type`` presses Enter after the text unless told ``[0]``; ``scro
 viewport; an action naming an id that is not on the page fails, and the failure is told to the
 player while the episode goes on. ``type`` clicks the element's centre and types, as VWA does:
 what the field held stays (the text goes in at the caret). The rule option ``type_field``
-(:data:`playbench.games.web.actions.TYPE_RULE`; ``--rule type_field=clear``, recorded with the
+(:data:`playbench.games.browser.actions.TYPE_RULE`; ``--rule type_field=clear``, recorded with the
 episode) selects the field's content first instead, so the field ends up holding exactly the typed
 text. On a ``<select>`` ``type`` picks the option with that label (VWA's keyboard typing
 cannot choose an option).
@@ -25,9 +25,9 @@ from collections.abc import Mapping
 
 from playwright.async_api import Error as PlaywrightError
 
-from playbench.games.web.actions import WebAction
-from playbench.games.web.session import BrowserError, PageSession
-from playbench.games.web.som import SetOfMarks
+from playbench.games.browser.actions import WebAction
+from playbench.games.browser.session import BrowserError, PageSession
+from playbench.games.browser.som import SetOfMarks
 
 SCROLL_JS = "(down) => window.scrollBy(0, (down ? 1 : -1) * window.innerHeight)"
 SELECT_JS = """([x, y, label]) => {
@@ -56,7 +56,7 @@ async def execute(session: PageSession, action: WebAction, marks: SetOfMarks,
     """Apply ``action``; return None on success or the reason it failed (fed back to the
     player). ``stop`` does nothing here: ending the episode is the caller's business.
     ``clear_field``: ``type`` empties the field before typing (not VWA's behaviour; see
-    :data:`playbench.games.web.actions.TYPE_RULE`). ``uploads`` maps the paths ``upload`` may
+    :data:`playbench.games.browser.actions.TYPE_RULE`). ``uploads`` maps the paths ``upload`` may
     name to the files given (the task's input images)."""
     name = action.name
     if name in ("click", "hover", "type", "clear", "upload"):
