@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
-from playbench.games.kind import EnvServices, Source
+from playbench.games.kind import Capabilities, EnvServices, Source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 
@@ -79,7 +79,7 @@ class ExternalKind:
     answers = None
     """Replies go back to the harness as they are; the harness reads them."""
     gym_actions = None
-    order = 900
+    capabilities = Capabilities(order=900)
 
     def settings(self) -> Mapping[str, Setting]:
         return SETTINGS

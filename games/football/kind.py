@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -238,13 +239,13 @@ class FootballKind(BoardKind):
 
     replay = ReplaySpec()
     """GRF is deterministic under its seed: the same decisions give the same game."""
-    protocol_family = "magebench"
-    """Models play every football setting with MageBench's prompt (the only one it has)."""
 
     def __init__(self) -> None:
         super().__init__(SPEC, help=HELP, input_map=FootballInput, answers=FootballAnswers(),
                          gym_actions=None, foreign_answer=42, order=9,
                          pack_dir=HERE / "scenarios", prompt_dir=HERE / "prompts")
+        # Models play every football setting with MageBench's prompt (the only one it has).
+        self.capabilities = replace(self.capabilities, protocol_family="magebench")
 
     def settings(self) -> Mapping[str, Setting]:
         return SETTINGS

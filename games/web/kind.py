@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
-from playbench.games.kind import EnvServices, Source
+from playbench.games.jsonlines import json_list
+from playbench.games.kind import Capabilities, EnvServices, Source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.web import sources
@@ -92,19 +93,20 @@ class WebKind:
     title = "Web tasks"
     help = ("VisualWebArena, one action per step - click, type and scroll in the page, or "
             "write an action: " + MOVES)
-    move_help = MOVES
-    """How a model writes one action (the prompt's and the play view's action help)."""
-    library_help = ("<b>Playing it yourself</b> opens the Browser tab: the page runs in "
-                    "Chromium, and your clicks, typing, wheel and keys are recorded as the "
-                    "actions a model sends (<i>click [id]</i>, <i>type [id] [text]</i>, "
-                    "<i>scroll [down]</i>, <i>press [keys]</i>, <i>go_back</i> ...), counted "
-                    "against the same budget. You finish with the answer box (<i>stop "
-                    "[answer]</i>).<br><br><b>A model or scripted player</b> opens in Model "
-                    "demo, showing the page as the model sees it; the scripted solver replays "
-                    "the task's reference actions.<br><br>Settings: <i>default</i> and "
-                    "<i>vwa:som</i> show the model the screenshot with numbered boxes and the "
-                    "element list; <i>vwa:text</i> the list only.")
-    """What the Library's task panel says about playing web tasks."""
+    capabilities = Capabilities(
+        move_help=MOVES,
+        library_help=("<b>Playing it yourself</b> opens the Browser tab: the page runs in "
+                      "Chromium, and your clicks, typing, wheel and keys are recorded as the "
+                      "actions a model sends (<i>click [id]</i>, <i>type [id] [text]</i>, "
+                      "<i>scroll [down]</i>, <i>press [keys]</i>, <i>go_back</i> ...), counted "
+                      "against the same budget. You finish with the answer box (<i>stop "
+                      "[answer]</i>).<br><br><b>A model or scripted player</b> opens in Model "
+                      "demo, showing the page as the model sees it; the scripted solver replays "
+                      "the task's reference actions.<br><br>Settings: <i>default</i> and "
+                      "<i>vwa:som</i> show the model the screenshot with numbered boxes and the "
+                      "element list; <i>vwa:text</i> the list only."))
+    """How a model writes one action (the prompt's and the play view's action help), and what
+    the Library's task panel says about playing web tasks."""
     view = "browser"
     replay = ReplaySpec(resumable=False, reason=(
         "a site keeps what earlier steps did on its server (posts, carts, logins), so "
@@ -134,6 +136,14 @@ class WebKind:
         """``FILE[:RANGE]`` or ``NAME[:RANGE]``, RANGE over task ids (``fmt`` is not used:
         there is one task file format)."""
         return sources.load_levels(source)
+
+    def level_formats(self) -> tuple[str, ...]:
+        """A task file is a JSON list of task objects (``playbench levels --export``)."""
+        return ("json",)
+
+    def dump_levels(self, levels: Sequence[Level], fmt: str | None = None) -> str:
+        """``levels`` as a task file :meth:`load` reads back."""
+        return json_list(levels, self.name, fmt)
 
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,
