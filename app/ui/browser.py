@@ -53,6 +53,7 @@ from playbench.app.ui.qt import (
     QWidget,
     Signal,
 )
+from playbench.games.env import ShowsPage
 from playbench.games.web.som import SomItem
 
 HELP = ("Click, type and scroll in the page as in a browser; each becomes the action a model "
@@ -300,7 +301,7 @@ class BrowserPlayView(QWidget):
         streaming = self.stream is not None and self.stream.active
         if not streaming and info.get("raw_frame") is not None:
             self.page.set_frame(info["raw_frame"])
-        page_session = getattr(env, "session", None)
+        page_session = env.page_session if isinstance(env, ShowsPage) else None
         if self.stream is not None and page_session is not None:
             self.state.jobs.start(self.stream.follow(page_session), name="page stream")
 

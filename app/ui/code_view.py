@@ -36,6 +36,7 @@ from playbench.app.ui.qt import (
     frame_image,
 )
 from playbench.games.coding.fences import as_answer
+from playbench.games.env import LivePreview
 from playbench.games.kind import default_registry
 
 TAB_TITLE = "Code"
@@ -278,7 +279,7 @@ class CodeView(QWidget):
         session = self.session
         if session is None or not self.online or session.env is None or not self.busy:
             return
-        if getattr(session.env, "targets", None) is None:
+        if not isinstance(session.env, LivePreview) or not session.env.preview_ready():
             return
         if self._preview_job is not None and not self._preview_job.done():
             self._preview_again = True
