@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,10 @@ from playbench.games.kind import (
     PlayNotes,
     Source,
 )
+
+if TYPE_CHECKING:
+    from playbench.games.capabilities import LevelFiles
+    from playbench.games.kind import TaskKind
 from playbench.games.level_packs import Pack
 from playbench.games.plans import Plans
 from playbench.games.replay_spec import RESUMABLE
@@ -251,3 +255,8 @@ class BoardKind:
 
     def __repr__(self) -> str:
         return f"BoardKind({self.name!r})"
+
+
+if TYPE_CHECKING:  # mypy holds every board kind to the protocols it implements
+    def _conforms(kind: BoardKind) -> tuple[TaskKind, LevelFiles]:
+        return kind, kind

@@ -181,27 +181,50 @@ class TaskKind(Protocol):
     helpers below check with ``isinstance``; nothing reads a kind's attributes by name.
     """
 
-    capabilities: Capabilities
-    """What else the kind states about itself, each with a default
-    (:class:`~playbench.games.capabilities.Capabilities`; ``Capabilities()`` states nothing)."""
-    name: str
-    """The id stored with every task (``sokoban``, ``web``); never changes once used."""
-    title: str
-    help: str
-    """One line telling a person how to give actions."""
-    view: str
-    """Which play surface shows it: ``"board"`` (a rendered frame), ``"browser"``, or
-    ``"external"`` (an outside harness's request to answer, ``playbench.games.external``)."""
-    replay: ReplaySpec
-    """How far a recorded episode can be played again: resumed after an interruption,
-    verified step by step, and whether that needs rendering
-    (:class:`~playbench.games.replay_spec.ReplaySpec`; not resumable for live web sites)."""
-    undo: bool
-    """Whether settings with history may offer undo for this kind (ING-VP: puzzles.md)."""
-    rule_options: tuple[RuleOption, ...]
-    answers: AnswerFormat | None
-    gym_actions: tuple[str, ...] | None
-    """Gymnasium's Discrete action list, or None where the kind is not a Gymnasium env."""
+    # Read-only members: a kind may give each as a class attribute, an instance attribute
+    # or a property (BoardKind's ``name`` comes from its spec).
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What else the kind states about itself, each with a default
+        (:class:`~playbench.games.capabilities.Capabilities`; ``Capabilities()`` states
+        nothing)."""
+
+    @property
+    def name(self) -> str:
+        """The id stored with every task (``sokoban``, ``web``); never changes once used."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def help(self) -> str:
+        """One line telling a person how to give actions."""
+
+    @property
+    def view(self) -> str:
+        """Which play surface shows it: ``"board"`` (a rendered frame), ``"browser"``, or
+        ``"external"`` (an outside harness's request to answer, ``playbench.games.external``)."""
+
+    @property
+    def replay(self) -> ReplaySpec:
+        """How far a recorded episode can be played again: resumed after an interruption,
+        verified step by step, and whether that needs rendering
+        (:class:`~playbench.games.replay_spec.ReplaySpec`; not resumable for live web sites)."""
+
+    @property
+    def undo(self) -> bool:
+        """Whether settings with history may offer undo for this kind (ING-VP: puzzles.md)."""
+
+    @property
+    def rule_options(self) -> tuple[RuleOption, ...]: ...
+
+    @property
+    def answers(self) -> AnswerFormat | None: ...
+
+    @property
+    def gym_actions(self) -> tuple[str, ...] | None:
+        """Gymnasium's Discrete action list, or None where the kind is not a Gymnasium env."""
 
     def settings(self) -> Mapping[str, Setting]:
         """The settings this kind can be played in, each with its default budget."""

@@ -40,7 +40,9 @@ from playbench.games.types import Budget, Invalid, Setting, Task
 
 if TYPE_CHECKING:
     from playbench.games.browser_games.inputs import PersonInput
+    from playbench.games.capabilities import DemoMoves, LoadsWith, PersonInputs, ResultGroups
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 GAMEWORLD_BUDGET = Budget(max_actions=100)
 """GameWorld's ``max_steps: 100``: people and models get 100 actions, an invalid one counts
@@ -256,6 +258,13 @@ class BrowserGamesKind:
 
 
 KIND = BrowserGamesKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demomoves: DemoMoves = KIND
+    _loadswith: LoadsWith = KIND
+    _resultgroups: ResultGroups = KIND
+    _personinputs: PersonInputs = KIND
 
 __all__ = ["KIND", "BrowserGamesKind", "SETTINGS", "GAMEWORLD_BUDGET", "mode_of",
            "bundled_root"]

@@ -31,7 +31,9 @@ from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
+    from playbench.games.capabilities import DemoMoves, DemoPolicies, LevelFiles, LibraryValues
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 VAB_BUDGET = Budget(max_actions=10)
 """VAB-CSS's ten rounds (web.md): every tool call is one round."""
@@ -211,5 +213,12 @@ class NoisyPolicy:
 
 
 KIND = CssRepairKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demomoves: DemoMoves = KIND
+    _demopolicies: DemoPolicies = KIND
+    _libraryvalues: LibraryValues = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["KIND", "CssRepairKind", "SETTINGS", "VAB_BUDGET"]

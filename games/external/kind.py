@@ -23,6 +23,7 @@ from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 GAME = "external"
 VIEW = "external"
@@ -129,6 +130,9 @@ class ExternalKind:
 
 
 KIND = ExternalKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the TaskKind protocol
+    _kind: TaskKind = KIND
 
 __all__ = ["GAME", "HARNESS_BUDGET", "KIND", "SETTINGS", "VIEW", "ExternalKind", "read_level",
            "task_for", "task_level"]

@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image
@@ -34,6 +34,10 @@ from playbench.games.football.render import FRAME_WIDTH, FootballRenderer, sketc
 from playbench.games.kind import EnvServices, Gesture
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Action, Budget, Observation, Setting, Task, Transition
+
+if TYPE_CHECKING:
+    from playbench.games.capabilities import DemoPolicies, LevelFiles, Previews, Unavailable
+    from playbench.games.kind import TaskKind
 
 HERE = Path(__file__).parent
 BUDGET = Budget(max_actions=400)
@@ -283,5 +287,12 @@ class FootballKind(BoardKind):
 
 
 KIND = FootballKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demopolicies: DemoPolicies = KIND
+    _previews: Previews = KIND
+    _unavailable: Unavailable = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["KIND", "FootballKind", "FootballTaskEnv", "SPEC", "SETTINGS", "KEYS"]

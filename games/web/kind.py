@@ -28,7 +28,9 @@ from playbench.games.web.actions import TYPE_RULE
 from playbench.games.web.tasks import GAME, WebTaskError, load_file, task_from_level
 
 if TYPE_CHECKING:
+    from playbench.games.capabilities import LevelFiles
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 VWA_BUDGET = Budget(max_actions=30, stop_after_unparseable=3, stop_after_identical=5)
 """VisualWebArena's defaults (web.md, from VWA's code: ``max_steps`` 30, early stop after 3
@@ -185,5 +187,9 @@ class WebKind:
 
 
 KIND = WebKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["KIND", "WebKind", "VWA_BUDGET", "SETTINGS", "TaskFacts", "task_facts", "MOVES"]

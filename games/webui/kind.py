@@ -31,7 +31,9 @@ from playbench.games.types import Budget, Setting, Task
 from playbench.games.webui.tasks import BUNDLED, GAME, load_levels, task_of
 
 if TYPE_CHECKING:
+    from playbench.games.capabilities import DemoMoves, DemoPolicies, LevelFiles, LibraryValues
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 ONLINE_ROUNDS = 5
 """Submissions in Online: MageBench's Online plots show models revising for a handful of rounds;
@@ -243,6 +245,13 @@ class NoisyPolicy:
 
 
 KIND = WebUIKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demomoves: DemoMoves = KIND
+    _demopolicies: DemoPolicies = KIND
+    _libraryvalues: LibraryValues = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["AES_RULE", "GLOBAL", "KIND", "ONLINE", "ONLINE_ROUNDS", "SETTINGS", "WebUIKind",
            "shows_render"]
