@@ -29,12 +29,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from playbench.games.base import GameSpec, Level, LevelError, RuleOption
-from playbench.games.kind import LAST, AnswerFormat, EnvServices, InputMap, PlayNotes, Source
+from playbench.games.kind import (
+    LAST,
+    AnswerFormat,
+    Capabilities,
+    EnvServices,
+    InputMap,
+    PlayNotes,
+    Source,
+)
+
+if TYPE_CHECKING:
+    from playbench.games.capabilities import LevelFiles
+    from playbench.games.kind import TaskKind
 from playbench.games.level_packs import Pack
 from playbench.games.plans import Plans
 from playbench.games.replay_spec import RESUMABLE
@@ -102,6 +114,10 @@ class BoardKind:
     compatibility
     profile (:mod:`playbench.games.compat`), the setting flags where this kind's published code
     differs from the profile (ING-VP's Maze code stops a one-step plan at the goal).
+    The keyword arguments that describe rather than build (``order``, ``prompt_dir``,
+    ``notes``, ``foreign_answer``, ``compat_exceptions``, ``gym_name``, ``own_reward``, and the
+    spec's ``move_help``) become the kind's :attr:`capabilities`
+    (:class:`playbench.games.capabilities.Capabilities`).
     The object never changes after it is built.
     """
 
@@ -126,16 +142,14 @@ class BoardKind:
         self.plans = plans if plans is not None else Plans(answers)
         self.undo = undo
         self.gym_actions = tuple(gym_actions) if gym_actions is not None else None
-        self.gym_name = gym_name
-        self.own_reward = own_reward
         self.magebench = magebench
-        self.foreign_answer = foreign_answer
         self.packs = tuple(packs)
-        self.order = order
         self._pack_dir = Path(pack_dir) if pack_dir is not None else None
-        self.prompt_dir = Path(prompt_dir) if prompt_dir is not None else None
-        self.notes = notes
-        self.compat_exceptions = dict(compat_exceptions or {})
+        self.capabilities = Capabilities(
+            order=order, prompt_dir=Path(prompt_dir) if prompt_dir is not None else None,
+            notes=notes, move_help=spec.move_help, foreign_answer=foreign_answer,
+            compat_exceptions=dict(compat_exceptions or {}), gym_name=gym_name,
+            own_reward=own_reward)
         for pack in self.packs:
             if pack.game != spec.name:
                 raise ValueError(f"pack {pack.key} does not belong to {spec.name}")
@@ -149,11 +163,6 @@ class BoardKind:
     @property
     def title(self) -> str:
         return self.spec.title
-
-    @property
-    def move_help(self) -> str:
-        """How a model writes one move (the prompt's and the play view's action help)."""
-        return self.spec.move_help
 
     @property
     def rule_options(self) -> tuple[RuleOption, ...]:
@@ -191,6 +200,20 @@ class BoardKind:
     def load(self, source: str, *, fmt: str | None = None) -> list[Level]:
         from playbench.games.packs import resolve
         return list(resolve(self.spec, source, fmt, directory=self.pack_dir).levels)
+
+    def level_formats(self) -> tuple[str, ...]:
+        """The level file formats the game writes, its own first."""
+        own = self.spec.default_format
+        return (own, *(f for f in self.spec.formats if f != own))
+
+    def dump_levels(self, levels: Sequence[Level], fmt: str | None = None) -> str:
+        """``levels`` in ``fmt`` (default: the game's own format)."""
+        name = fmt or self.spec.default_format
+        found = self.spec.formats.get(name)
+        if found is None:
+            raise LevelError(f"unknown format {name!r} for {self.name} "
+                             f"(valid: {', '.join(self.level_formats())})")
+        return found.dump(list(levels))
 
     def check_level(self, level: Level) -> None:
         from playbench.games.base import BoardEnv
@@ -232,3 +255,8 @@ class BoardKind:
 
     def __repr__(self) -> str:
         return f"BoardKind({self.name!r})"
+
+
+if TYPE_CHECKING:  # mypy holds every board kind to the protocols it implements
+    def _conforms(kind: BoardKind) -> tuple[TaskKind, LevelFiles]:
+        return kind, kind

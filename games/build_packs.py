@@ -27,6 +27,7 @@ from pathlib import Path
 
 from playbench.games import registry
 from playbench.games.base import Level
+from playbench.games.board_kind import BoardKind
 from playbench.games.kind import Registry, default_registry
 from playbench.games.level_packs import Pack
 from playbench.games.packs import pack_dir
@@ -35,7 +36,7 @@ from playbench.games.packs import pack_dir
 def all_packs(kinds: Registry | None = None) -> list[Pack]:
     """Every pack the registered kinds describe, kind by kind in listing order."""
     kinds = kinds if kinds is not None else default_registry()
-    return [p for k in kinds.listing() for p in getattr(k, "packs", ())]
+    return [p for k in kinds.listing() if isinstance(k, BoardKind) for p in k.packs]
 
 
 def find(key: str, kinds: Registry | None = None) -> Pack:

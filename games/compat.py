@@ -20,9 +20,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playbench.games.types import Setting
+
+if TYPE_CHECKING:
+    from playbench.games.kind import TaskKind
 
 SUFFIX = "+compat="
 """What joins a setting's name and a profile's name."""
@@ -61,10 +64,11 @@ def split_name(name: str) -> tuple[str, str | None]:
     return (base, profile) if sep else (name, None)
 
 
-def compat_setting(setting: Setting, profile_name: str, kind: object | None = None) -> Setting:
-    """``setting`` as the published harness ``profile_name`` plays it. ``kind`` may carry
-    ``compat_exceptions`` (profile -> flags where that kind's published code differs from the
-    profile's). Raises :class:`UnknownCompat` naming the valid choices."""
+def compat_setting(setting: Setting, profile_name: str,
+                   kind: TaskKind | None = None) -> Setting:
+    """``setting`` as the published harness ``profile_name`` plays it. ``kind`` may declare
+    ``capabilities.compat_exceptions`` (profile -> flags where that kind's published code
+    differs from the profile's). Raises :class:`UnknownCompat` naming the valid choices."""
     profile = PROFILES.get(profile_name)
     if profile is None:
         raise UnknownCompat(f"unknown compatibility profile {profile_name!r} "
@@ -73,7 +77,7 @@ def compat_setting(setting: Setting, profile_name: str, kind: object | None = No
         raise UnknownCompat(f"compat={profile_name} applies to the "
                             f"{', '.join(f[:-1] for f in profile.families)} settings, "
                             f"not {setting.name!r}")
-    exceptions = getattr(kind, "compat_exceptions", None) or {}
+    exceptions = kind.capabilities.compat_exceptions if kind is not None else {}
     flags = {**profile.flags, **exceptions.get(profile_name, {})}
     return dataclasses.replace(
         setting, name=f"{setting.name}{SUFFIX}{profile_name}", compat=profile_name,

@@ -10,12 +10,17 @@ up.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
 
 from playbench.evaluators import board as board_metrics
 from playbench.games.base import BoardEnv, GameSpec, MoveError, moves_left
 from playbench.games.frame import as_frame
 from playbench.games.types import Action, Observation, Setting, Task, Transition
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, Page
 
 
 class Env(Protocol):
@@ -66,6 +71,62 @@ class AwaitsNext(Protocol):
     async def advance(self) -> Observation | None:
         """The observation after the last step (its ``info["end_reason"]`` set when the
         episode ends there), or None when the step's own transition said it all."""
+
+
+@runtime_checkable
+class UsesSetting(Protocol):
+    """An environment that plays differently per setting and is told which one before
+    ``reset`` (browser games take their control interface and clock from it)."""
+
+    def use_setting(self, setting: Setting) -> None: ...
+
+
+class LivePage(Protocol):
+    """A browser page session as a view streams it: the active tab and its context."""
+
+    @property
+    def page(self) -> Page: ...
+
+    @property
+    def context(self) -> BrowserContext: ...
+
+
+@runtime_checkable
+class ShowsPage(Protocol):
+    """An environment playing in a live browser page that a person's view may stream."""
+
+    @property
+    def page_session(self) -> LivePage | None:
+        """The page's session while one is open, else None."""
+
+
+class Draft(Protocol):
+    """What rendering a draft gave (:class:`LivePreview`): its score, screenshots, the
+    reason the page failed as a whole, and notes on what went wrong."""
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def frames(self) -> Sequence[np.ndarray | None]: ...
+
+    @property
+    def failure(self) -> str | None: ...
+
+    @property
+    def notes(self) -> Sequence[str]: ...
+
+
+@runtime_checkable
+class LivePreview(Protocol):
+    """An environment that renders a person's draft without taking a step (WebUI's live
+    render in Online settings)."""
+
+    def preview_ready(self) -> bool:
+        """Whether a draft can be rendered now (the task's targets are loaded)."""
+
+    async def preview(self, files: Mapping[str, str]) -> Draft:
+        """Render and score ``files`` without recording anything."""
 
 
 class BoardTaskEnv:
@@ -148,4 +209,5 @@ class BoardTaskEnv:
         return None
 
 
-__all__ = ["AwaitsNext", "Env", "BoardTaskEnv", "MoveError"]
+__all__ = ["AwaitsNext", "BoardTaskEnv", "Draft", "Env", "LivePage", "LivePreview", "MoveError",
+           "ShowsPage", "UsesSetting"]

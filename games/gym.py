@@ -50,14 +50,14 @@ from PIL import Image
 
 from playbench.games import registry
 from playbench.games.base import BoardEnv, Level
-from playbench.games.kind import Registry, default_registry
+from playbench.games.kind import Registry, board_spec, default_registry
 
 
 def gym_kinds(kinds: Registry | None = None) -> list[Any]:
     """The board kinds that are Gymnasium environments (they give ``gym_actions``)."""
     kinds = kinds if kinds is not None else default_registry()
     return [k for k in kinds.listing() if k.view == "board" and k.gym_actions
-            and getattr(k, "spec", None) is not None]
+            and board_spec(k) is not None]
 
 
 def actions(game: str) -> tuple[str, ...]:
@@ -101,7 +101,7 @@ class PuzzleEnv(gymnasium.Env):
             self.levels = self._load(self.pack)
         rules_obj = self.board.rules
         self.actions = actions(game)
-        self.own_reward = bool(getattr(self.kind, "own_reward", False))
+        self.own_reward = self.kind.capabilities.own_reward
         self._moves = [rules_obj.parse_move(text) for text in self.actions]
         self._index = {rules_obj.format_move(m): i for i, m in enumerate(self._moves)}
         self.action_space = spaces.Discrete(len(self._moves))
@@ -232,7 +232,7 @@ def env_id(game: str) -> str:
     """The Gymnasium id of a game's environment (``playbench/<Name>-v0``, the kind's
     ``gym_name``, else its name capitalised)."""
     kind = default_registry().get(game)
-    name = getattr(kind, "gym_name", None) or game.capitalize()
+    name = kind.capabilities.gym_name or game.capitalize()
     return f"playbench/{name}-v0"
 
 

@@ -153,6 +153,16 @@ def pack_record(level: Level, board: Any, first: Sequence[str]) -> dict[str, Any
     return rec
 
 
+def json_list(levels: Sequence[Level], kind: str, fmt: str | None) -> str:
+    """A JSON list of the objects the levels' texts hold, one per level in order: the task
+    file of kinds whose level text is one JSON object (web tasks, CSS repair, WebUI), which
+    their loaders read back as the same levels. ``fmt`` must be None or ``json``."""
+    if fmt not in (None, "json"):
+        raise LevelError(f"{kind} levels are written as json only, not {fmt!r}")
+    objects = [json.loads(lv.text) for lv in levels]
+    return json.dumps(objects, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
 def dump_lines(objects: Iterable[Mapping[str, Any]], *, ensure_ascii: bool = True) -> str:
     """One JSON object per line, each line ending in ``"\\n"``. ASCII output (the default) keeps
     stray line-separator characters out of the file."""

@@ -8,7 +8,7 @@ view is ``"board"`` and that carries a ``spec`` (:class:`playbench.games.board_k
 from __future__ import annotations
 
 from playbench.games.base import GameSpec
-from playbench.games.kind import Registry, UnknownKind, default_registry
+from playbench.games.kind import Registry, UnknownKind, board_spec, default_registry
 
 
 class UnknownGame(UnknownKind):
@@ -22,13 +22,13 @@ def _kinds(registry: Registry | None) -> Registry:
 def available(registry: Registry | None = None) -> list[str]:
     """Board games (kinds built from a GameSpec: levels in packs, whatever surface a person
     plays them on), in listing order."""
-    return [k.name for k in _kinds(registry).listing() if getattr(k, "spec", None) is not None]
+    return [k.name for k in _kinds(registry).listing() if board_spec(k) is not None]
 
 
 def get(name: str, registry: Registry | None = None) -> GameSpec:
     """The spec of a board game; an unknown name lists the valid ones."""
     kinds = _kinds(registry)
-    spec = getattr(kinds.get(name), "spec", None) if name in kinds else None
-    if not isinstance(spec, GameSpec):
+    spec = board_spec(kinds.get(name)) if name in kinds else None
+    if spec is None:
         raise UnknownGame(f"unknown game {name!r} (valid: {', '.join(available(kinds))})")
     return spec

@@ -1,4 +1,9 @@
-"""``playbench levels`` and ``playbench solve``: list, generate, import, export, solve."""
+"""``playbench levels`` and ``playbench solve``: list, generate, import, export, solve.
+
+Every registered kind with tasks is listed, imported and exported through the kind itself
+(its ``sources``, ``load`` and, for ``--out``/``--export``,
+``games.capabilities.LevelFiles``); a board game (a kind with a ``GameSpec``) adds what only
+its rules know: generating levels, the optimal-length column, rule options and ``solve``."""
 
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("levels", help="list, generate, import or export a game's levels")
+    p = sub.add_parser("levels", help="list, generate, import or export a kind's levels or "
+                                      "tasks")
     p.add_argument("game")
     p.add_argument("--pack", help="a bundled pack, or a level file (with optional :RANGE)")
     p.add_argument("--generate", type=int, metavar="N", help="generate N new levels")
@@ -31,7 +37,7 @@ def add_parsers(sub) -> None:
                    help="read a level file (its format detected, or --format)")
     p.add_argument("--format", dest="fmt", help="level file format (e.g. xsb, ingvp)")
     p.add_argument("--export", metavar="FILE", help="write the levels in --format")
-    p.add_argument("--out", metavar="FILE", help="write the levels in the game's own format")
+    p.add_argument("--out", metavar="FILE", help="write the levels in the kind's own format")
     p.add_argument("--no-solve", action="store_true",
                    help="do not compute missing optimal lengths for the table")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE",
@@ -48,19 +54,28 @@ def add_parsers(sub) -> None:
     s.set_defaults(handler=cmd_solve)
 
 
-def _spec(name: str) -> GameSpec:
-    from playbench.games import registry
+def _named(name: str) -> TaskKind:
+    """The registered kind ``name``; an unknown one lists the valid names."""
+    from playbench.games.kind import UnknownKind, default_registry
     try:
-        return registry.get(name)
-    except registry.UnknownGame as err:
+        return default_registry().get(name)
+    except UnknownKind as err:
         raise UsageError(str(err)) from None
+
+
+def _spec(name: str) -> GameSpec:
+    """The board game's spec, for what only its rules know (``solve``)."""
+    from playbench.games.kind import board_spec
+    spec = board_spec(_named(name))
+    if spec is None:
+        raise UsageError(f"{name} is not a board game: it has no solver")
+    return spec
 
 
 def _kind(spec: GameSpec) -> TaskKind:
     """The task kind of a board game: its bundled sources, loading and listing facts (the
     spec stays for what only the rules know: formats, generator, solver)."""
-    from playbench.games.kind import default_registry
-    return default_registry().get(spec.name)
+    return _named(spec.name)
 
 
 def _generator_params(spec: GameSpec, args: argparse.Namespace) -> dict:
@@ -116,8 +131,12 @@ def print_levels(spec: GameSpec, levels: list[Level], solve: bool = True,
 
 
 def cmd_levels(args: argparse.Namespace) -> int:
+    from playbench.games.kind import board_spec
     from playbench.games.packs import load_file
-    spec = _spec(args.game)
+    kind = _named(args.game)
+    spec = board_spec(kind)
+    if spec is None:
+        return _task_levels(kind, args)
     chosen = [x for x in (args.pack, args.generate, args.import_file) if x is not None]
     if len(chosen) > 1:
         raise UsageError("choose one of --pack, --generate and --import")
@@ -155,6 +174,49 @@ def cmd_levels(args: argparse.Namespace) -> int:
     if args.export:
         _write(Path(args.export), spec.formats[args.fmt].dump(levels))
         print(f"wrote {len(levels)} levels to {args.export} ({args.fmt})")
+    return 0
+
+
+BOARD_ONLY = (("generate", "--generate"), ("optimal", "--optimal"), ("size", "--size"),
+              ("boxes", "--boxes"), ("param", "--param"), ("rule", "--rule"))
+"""Options of ``playbench levels`` that only a board game's rules can answer."""
+
+
+def _task_levels(kind: TaskKind, args: argparse.Namespace) -> int:
+    """``playbench levels`` for a kind that is not a board game (web tasks, WebUI pages, CSS
+    repair, browser games, a plugin's): its sources, its loader, its table of ``describe``
+    facts, and its own task file (:class:`~playbench.games.capabilities.LevelFiles`)."""
+    from playbench.games.kind import LevelFiles
+    given = [flag for name, flag in BOARD_ONLY if getattr(args, name) is not None]
+    if given:
+        raise UsageError(f"{given[0]} applies to board games; {kind.name} is not one")
+    chosen = [x for x in (args.pack, args.import_file) if x is not None]
+    if len(chosen) > 1:
+        raise UsageError("choose one of --pack and --import")
+    formats = kind.level_formats() if isinstance(kind, LevelFiles) else ()
+    if (args.export or args.out) and not formats:
+        raise UsageError(f"{kind.name} has no task file to write its levels to (its tasks "
+                         "are read from where they live; --import names that place)")
+    if args.fmt and args.fmt not in formats:
+        raise UsageError(f"unknown format {args.fmt!r} for {kind.name} "
+                         f"(valid: {', '.join(formats) or 'none'})")
+    if args.export and not args.fmt:
+        raise UsageError("--export needs --format (" + ", ".join(formats) + ")")
+    if not chosen:
+        sources = [s.name for s in kind.sources()]
+        print(f"{kind.title} task sets: {', '.join(sources) if sources else 'none bundled'}")
+        return 0
+    levels = kind.load(chosen[0])
+    facts = [kind.describe(lv) for lv in levels]
+    extra = [k for k in (facts[0] if facts else {}) if k not in ("title",)]
+    rows = [[lv.number, lv.title, *[f.get(k) for k in extra]]
+            for lv, f in zip(levels, facts, strict=True)]
+    table(["index", "title", *extra], rows)
+    if isinstance(kind, LevelFiles):
+        for target, fmt in ((args.out, None), (args.export, args.fmt)):
+            if target:
+                _write(Path(target), kind.dump_levels(levels, fmt))
+                print(f"wrote {len(levels)} levels to {target} ({fmt or formats[0]})")
     return 0
 
 

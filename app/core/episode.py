@@ -32,6 +32,7 @@ from playbench.app.core.types import Action, Decision, Invalid, Observation, Tra
 from playbench.db.engine import DatabaseLost, DiskFull
 from playbench.evaluators.agent import agent_metrics
 from playbench.games.base import MoveError
+from playbench.games.env import UsesSetting
 from playbench.games.kind import KindError, UnknownKind, default_registry
 
 log = logging.getLogger(__name__)
@@ -188,10 +189,10 @@ class Episode:
 
     def _configure_env(self) -> None:
         """Tell an environment that plays differently per setting which one this is (its
-        optional ``use_setting``: browser games take their interface and clock from it)."""
-        configure = getattr(self.env, "use_setting", None)
-        if callable(configure):
-            configure(self.setting)
+        ``use_setting``, :class:`~playbench.games.env.UsesSetting`: browser games take their
+        interface and clock from it)."""
+        if isinstance(self.env, UsesSetting):
+            self.env.use_setting(self.setting)
 
     # -- public -------------------------------------------------------------------------------
 

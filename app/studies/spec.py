@@ -18,7 +18,7 @@ from playbench.app.core.task import Task
 from playbench.app.studies.quality import CheckRule, ExclusionRule, QualityRuleError
 from playbench.app.studies.texts import StudyTexts, read_texts
 from playbench.games.base import LevelError, level_rule_options
-from playbench.games.kind import default_registry
+from playbench.games.kind import board_spec, default_registry
 from playbench.games.packs import RangeError, split_source
 from playbench.games.yamlfile import YamlError, excerpt, load_yaml, read_text
 
@@ -377,16 +377,14 @@ def _levels(check: _Checker, where: str, game: str, text: str, fmt: str | None,
                   f"unknown game {excerpt(game)} (valid: {', '.join(kinds.names())})")
         return None
     kind = kinds.get(game)
-    spec = getattr(kind, "spec", None)
+    spec = board_spec(kind)
     if spec is None:  # a kind without a board spec (web tasks) loads its own task files
         try:
             levels = kind.load(spec_text)
         except (LevelError, RangeError) as err:
             check.add(f"{where}.levels", str(err))
             return None
-        named = getattr(kind, "source_name", None)
-        source = named(spec_text) if named is not None else name
-        return [Task(game, lv, {}, source) for lv in levels]
+        return [Task(game, lv, {}, name) for lv in levels]
     try:
         spec.rule_options(rules)  # an unknown option or value is reported here
     except ValueError as err:

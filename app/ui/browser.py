@@ -52,6 +52,7 @@ from playbench.app.ui.qt import (
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.app.ui.web_runtime import shared_runtime
 from playbench.games.browser.som import SomItem
+from playbench.games.env import ShowsPage
 
 HELP = ("Click, type and scroll in the page as in a browser; each becomes the action a model "
         "would send. Typing goes to the field you clicked and is sent as one "
@@ -271,7 +272,7 @@ class BrowserPlayView(SurfaceView):
         streaming = self.stream is not None and self.stream.active
         if not streaming and info.get("raw_frame") is not None:
             self.page.set_frame(info["raw_frame"])
-        page_session = getattr(env, "session", None)
+        page_session = env.page_session if isinstance(env, ShowsPage) else None
         if self.stream is not None and page_session is not None:
             self.state.jobs.start(self.stream.follow(page_session), name="page stream")
 

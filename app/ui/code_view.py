@@ -35,6 +35,8 @@ from playbench.app.ui.qt import (
 )
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.games.coding.fences import as_answer
+from playbench.games.env import LivePreview
+from playbench.games.kind import default_registry
 
 TAB_TITLE = "Code"
 PREVIEW_DELAY_MS = 1200
@@ -235,7 +237,7 @@ class CodeView(SurfaceView):
         session = self.session
         if session is None or not self.online or session.env is None or not self.busy:
             return
-        if getattr(session.env, "targets", None) is None:
+        if not isinstance(session.env, LivePreview) or not session.env.preview_ready():
             return
         if self._preview_job is not None and not self._preview_job.done():
             self._preview_again = True

@@ -45,6 +45,8 @@ from playbench.app.ui.qt import (
 )
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.app.ui.web_runtime import shared_runtime
+from playbench.games.env import ShowsPage
+from playbench.games.kind import KindError, person_input
 
 GAME_PAGE = (1280, 720)
 """GameWorld's viewport, the page size shown until the game's first frame says otherwise."""
@@ -169,8 +171,10 @@ class GamePlayView(SurfaceView):
         self._end_stream()
         level, setting = session.task.level, session.setting
         kind = self.runtime.kind(session.task.game)
-        table = kind.person_input(level, setting.name)  # type: ignore[attr-defined]
-        self.game_inputs = GameInputs(table, str(getattr(table, "interface", "semantic")))
+        table = person_input(kind, level, setting.name)
+        if table is None:
+            raise KindError(f"{kind.name} gives no person input for the game pane")
+        self.game_inputs = GameInputs(table, table.interface)
         meta = level.meta or {}
         self.objective.setText(str(meta.get("prompt") or level.title))
         self.where.setText(f"{level.title} · setting {setting.name}: {setting.description}")
@@ -221,7 +225,7 @@ class GamePlayView(SurfaceView):
         if not streaming and obs.frame is not None:
             self.page.set_frame(obs.frame)
         env = self.session.env if self.session is not None else None
-        page_session = getattr(env, "session", None)
+        page_session = env.page_session if isinstance(env, ShowsPage) else None
         if self.stream is not None and page_session is not None:
             self.state.jobs.start(self.stream.follow(page_session), name="game stream")
 

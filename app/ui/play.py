@@ -41,6 +41,7 @@ from playbench.app.ui.qt import (
 )
 from playbench.app.ui.study_instructions import InstructionsButton
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.games.env import BoardTaskEnv
 from playbench.games.kind import default_registry
 
 
@@ -256,7 +257,7 @@ class PlayView(SurfaceView):
         """Add the rule a person must know before writing (a Sudoku digit's finality) to the
         help, now that the episode's rules exist."""
         s = self._live
-        rules = getattr(getattr(s.env, "board", None), "rules", None)
+        rules = s.env.board.rules if isinstance(s.env, BoardTaskEnv) else None
         note = rules_note(default_registry().get(s.task.game), rules, s.undo_allowed)
         if note and note not in self.hud.help.text():
             self.hud.help.setText(f"{self.hud.help.text()}\n{note}")
@@ -264,7 +265,7 @@ class PlayView(SurfaceView):
     def _note_board(self) -> None:
         """Add what the rules make of the board now (a full but wrong Sudoku, say)."""
         s = self._live
-        rules = getattr(getattr(s.env, "board", None), "rules", None)
+        rules = s.env.board.rules if isinstance(s.env, BoardTaskEnv) else None
         note = full_board_note(default_registry().get(s.task.game), rules, s.state,
                                s.undo_allowed)
         if note is not None:

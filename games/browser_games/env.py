@@ -370,6 +370,12 @@ class BrowserGameEnv:
                 "tool_specs": specs, "memory": self.config.memory}
         return Observation(frame, text, tuple(self.controls.vocabulary()), info)
 
+    @property
+    def page_session(self) -> PageSession | None:
+        """The open page's session, which a person's view streams
+        (:class:`playbench.games.env.ShowsPage`)."""
+        return self.session
+
     def parse_action(self, text: str) -> Action:
         if self.controls is None:
             raise MoveError("the game has not started", "malformed")

@@ -32,7 +32,7 @@ from playbench.games.browser_games.tasks import (
     load_levels,
     task_ref,
 )
-from playbench.games.kind import EnvServices, Source, SourceOption, SourcePicker
+from playbench.games.kind import Capabilities, EnvServices, Source, SourceOption, SourcePicker
 from playbench.games.packs import select as select_range
 from playbench.games.packs import split_source
 from playbench.games.replay_spec import ReplaySpec
@@ -40,7 +40,9 @@ from playbench.games.types import Budget, Invalid, Setting, Task
 
 if TYPE_CHECKING:
     from playbench.games.browser_games.inputs import PersonInput
+    from playbench.games.capabilities import DemoMoves, LoadsWith, PersonInputs, ResultGroups
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 GAMEWORLD_BUDGET = Budget(max_actions=100)
 """GameWorld's ``max_steps: 100``: people and models get 100 actions, an invalid one counts
@@ -110,23 +112,35 @@ class BrowserGamesKind:
     title = "Browser games"
     help = ("GameWorld-style browser games: press the game's keys or click; each action runs "
             "for its bound duration, 100 actions per task")
-    library_help = ("<b>Playing it yourself</b> opens it in Play, on the game pane: the game runs "
-                    "in Chromium and your key presses and clicks become the actions a model sends "
-                    "(the game's semantic controls, or <i>press_key</i> / <i>click</i> under "
-                    "computer-use), each run for the duration the game binds to it and counted "
-                    "against the same budget (GameWorld's 100). Holding a key is one "
-                    "action.<br><br><b>A model or scripted player</b> opens in Models > Model "
-                    "demo.<br><br>Settings: <i>tools:semantic</i> and <i>tools:computer-use</i> "
-                    "pause the game between actions (the same clock for everyone); the <i>-rt</i> "
-                    "ones play in real time.")
-    """What the Library's task panel says about playing a game."""
-    play_place = "the game pane (Play)"
-    library_columns = ("Target",)
-    """The Library's column beside each task's game and prompt: the score it asks for."""
-    source_picker = SourcePicker(
-        "Add catalog folder…", "Add a GameWorld-layout catalog", folder=True, files=False,
-        tooltip="A GameWorld-layout catalog: catalog/games/*.yaml, catalog/tasks/<game>/*.yaml "
-                "and games/<...>/ pages")
+    capabilities = Capabilities(
+        library_columns=("Target",),
+        source_picker=SourcePicker(
+            "Add catalog folder…", "Add a GameWorld-layout catalog", folder=True, files=False,
+            tooltip="A GameWorld-layout catalog: catalog/games/*.yaml, "
+                    "catalog/tasks/<game>/*.yaml and games/<...>/ pages"),
+        order=60,
+        protocol_family="tools",
+        prompt_dir=Path(__file__).parent / "prompts",
+        library_help=("<b>Playing it yourself</b> opens it in Play, on the game pane: the game "
+                      "runs in Chromium and your key presses and clicks become the actions a "
+                      "model sends (the game's semantic controls, or <i>press_key</i> / "
+                      "<i>click</i> under computer-use), each run for the duration the game binds "
+                      "to it and counted against the same budget (GameWorld's 100). Holding a key "
+                      "is one action.<br><br><b>A model or scripted player</b> opens in Models > "
+                      "Model demo.<br><br>Settings: <i>tools:semantic</i> and "
+                      "<i>tools:computer-use</i> pause the game between actions (the same clock "
+                      "for everyone); the <i>-rt</i> ones play in real time."),
+        play_place="the game pane (Play)",
+        source_options=(SourceOption(
+            "catalog", "DIR", "a GameWorld-layout catalog root to take browser-game tasks from "
+                              "(default: the bundled games)"),),
+        results_note=("browser-games: a row per GameWorld game beside the overall row; "
+                      "accuracy is GameWorld's success rate (SR), completion its progress (PG), "
+                      "both averaged over tasks."))
+    """What the Library's task panel says about playing a game; every setting is played by the
+    tool-calling protocol (GameWorld's one call per step); ``--catalog DIR`` takes tasks from
+    another catalog (:meth:`load_with`); Results' note under the table
+    (``games.kind.results_note``)."""
     view = "game"
     """Played in the browser pane with a game's HUD (the pane turns keys and clicks into
     actions through :meth:`person_input`)."""
@@ -141,17 +155,6 @@ class BrowserGamesKind:
     rule_options: tuple[RuleOption, ...] = ()
     answers = BrowserGameAnswers()
     gym_actions = None
-    order = 60
-    protocol_family = "tools"
-    """Every setting is played by the tool-calling protocol (GameWorld's one call per step)."""
-    prompt_dir = Path(__file__).parent / "prompts"
-    source_options = (SourceOption(
-        "catalog", "DIR", "a GameWorld-layout catalog root to take browser-game tasks from "
-                          "(default: the bundled games)"),)
-    results_note = ("browser-games: a row per GameWorld game beside the overall row; accuracy "
-                    "is GameWorld's success rate (SR), completion its progress (PG), both "
-                    "averaged over tasks.")
-    """Results' note under the table (``games.kind.results_note``)."""
 
     def result_group(self, level: Level) -> str | None:
         """The GameWorld game a task belongs to: Results show SR and PG per game and overall,
@@ -179,7 +182,7 @@ class BrowserGamesKind:
     def load_with(self, source: str, *, fmt: str | None = None,
                   options: Mapping[str, str]) -> list[Level]:
         """As :meth:`load`, from the catalog ``options["catalog"]`` names (if any)."""
-        unknown = sorted(set(options) - {o.name for o in self.source_options})
+        unknown = sorted(set(options) - {o.name for o in self.capabilities.source_options})
         if unknown:
             raise CatalogError(f"browser-games takes no source option {unknown[0]!r} "
                                "(valid: catalog)")
@@ -265,6 +268,13 @@ class BrowserGamesKind:
 
 
 KIND = BrowserGamesKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demomoves: DemoMoves = KIND
+    _loadswith: LoadsWith = KIND
+    _resultgroups: ResultGroups = KIND
+    _personinputs: PersonInputs = KIND
 
 __all__ = ["KIND", "BrowserGamesKind", "SETTINGS", "GAMEWORLD_BUDGET", "mode_of",
            "bundled_root"]

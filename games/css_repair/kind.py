@@ -24,13 +24,16 @@ import numpy as np
 from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.css_repair import plans, project
 from playbench.games.css_repair.tools import CssAnswers
-from playbench.games.kind import EnvServices, Source
+from playbench.games.jsonlines import json_list
+from playbench.games.kind import Capabilities, EnvServices, Source
 from playbench.games.packs import RangeError, select, split_source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
+    from playbench.games.capabilities import DemoMoves, DemoPolicies, LevelFiles, LibraryValues
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 VAB_BUDGET = Budget(max_actions=10)
 """VAB-CSS's ten rounds (web.md): every tool call is one round."""
@@ -82,22 +85,24 @@ class CssRepairKind:
     title = "CSS repair"
     help = ("Make the page look like the target: find the rules of an element, read a rule, "
             "edit one property (a new screenshot follows), revert, and say it is fixed.")
-    library_help = ("<b>Playing it yourself</b> opens it in Play, on the CSS repair tools: pick an "
-                    "element, find its rules, show a rule, edit one property or revert the last "
-                    "edit; each press is one round, recorded as the tool call a model makes, and a "
-                    "new screenshot follows every edit. Say it is fixed when the page matches the "
-                    "target (10 rounds).<br><br><b>A model or scripted player</b> opens in Models "
-                    "> Model demo; the scripted solver restores the changed property.")
-    """What the Library's task panel says about repairing a page."""
-    play_place = "the CSS repair tools (Play)"
-    library_columns = ("Project", "Property kind", "Style sheets", "Rules")
-    """The Library's columns for a task (``library_values``): the project, what kind of
-    property broke (layout, spacing, size, ...; never the property, its rule or its value),
-    and how much CSS there is to search."""
+    capabilities = Capabilities(
+        order=60,
+        protocol_family="tools",
+        prompt_dir=Path(__file__).resolve().parent / "prompts",
+        library_help=("<b>Playing it yourself</b> opens it in Play, on the CSS repair tools: pick "
+                      "an element, find its rules, show a rule, edit one property or revert the "
+                      "last edit; each press is one round, recorded as the tool call a model "
+                      "makes, and a new screenshot follows every edit. Say it is fixed when the "
+                      "page matches the target (10 rounds).<br><br><b>A model or scripted "
+                      "player</b> opens in Models > Model demo; the scripted solver restores the "
+                      "changed property."),
+        play_place="the CSS repair tools (Play)",
+        library_columns=("Project", "Property kind", "Style sheets", "Rules"))
+    """What the Library's task panel says about repairing a page; its columns for a task
+    (``library_values``): the project, what kind of property broke (layout, spacing, size, ...;
+    never the property, its rule or its value), and how much CSS there is to search; every
+    setting plays through the tool-calling protocol (``family_of``)."""
     view = "css"
-    protocol_family = "tools"
-    """Every setting plays through the tool-calling protocol (``family_of``)."""
-    order = 60
     replay = ReplaySpec(renders=True)
     """The state is the list of edits, so replaying the steps rebuilds it; whether a look-up
     finds an element and the SSIM scores come from the rendered page, so a replay renders."""
@@ -106,7 +111,6 @@ class CssRepairKind:
     rule_options: tuple[RuleOption, ...] = ()
     answers = CssAnswers()
     gym_actions = None
-    prompt_dir = Path(__file__).resolve().parent / "prompts"
 
     def settings(self) -> Mapping[str, Setting]:
         return SETTINGS
@@ -133,6 +137,14 @@ class CssRepairKind:
             return select(found, wanted, name, noun="task")
         except RangeError as err:
             raise LevelError(str(err)) from None
+
+    def level_formats(self) -> tuple[str, ...]:
+        """A task file is a JSON list of task objects (``playbench levels --export``)."""
+        return ("json",)
+
+    def dump_levels(self, levels: Sequence[Level], fmt: str | None = None) -> str:
+        """``levels`` as a task file :meth:`load` reads back."""
+        return json_list(levels, self.name, fmt)
 
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,
@@ -202,5 +214,12 @@ class NoisyPolicy:
 
 
 KIND = CssRepairKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demomoves: DemoMoves = KIND
+    _demopolicies: DemoPolicies = KIND
+    _libraryvalues: LibraryValues = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["KIND", "CssRepairKind", "SETTINGS", "VAB_BUDGET"]

@@ -26,12 +26,13 @@ import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.harness import HarnessSession
-from playbench.games.kind import EnvServices, Source
+from playbench.games.kind import Capabilities, EnvServices, Source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 
 if TYPE_CHECKING:
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 GAME = "external"
 VIEW = "external"
@@ -88,7 +89,7 @@ class ExternalKind:
     answers = None
     """Replies go back to the harness as they are; the harness reads them."""
     gym_actions = None
-    order = 900
+    capabilities = Capabilities(order=900)
 
     def settings(self) -> Mapping[str, Setting]:
         return SETTINGS
@@ -140,6 +141,9 @@ class ExternalKind:
 
 
 KIND = ExternalKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the TaskKind protocol
+    _kind: TaskKind = KIND
 
 __all__ = ["GAME", "HARNESS_BUDGET", "KIND", "SETTINGS", "VIEW", "ExternalKind", "read_level",
            "task_for", "task_level"]

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image
@@ -34,6 +35,10 @@ from playbench.games.football.render import FRAME_WIDTH, FootballRenderer, sketc
 from playbench.games.kind import EnvServices, Gesture, SourcePicker
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Action, Budget, Observation, Setting, Task, Transition
+
+if TYPE_CHECKING:
+    from playbench.games.capabilities import DemoPolicies, LevelFiles, Previews, Unavailable
+    from playbench.games.kind import TaskKind
 
 HERE = Path(__file__).parent
 BUDGET = Budget(max_actions=400)
@@ -240,20 +245,20 @@ class FootballKind(BoardKind):
 
     replay = ReplaySpec()
     """GRF is deterministic under its seed: the same decisions give the same game."""
-    protocol_family = "magebench"
-    """Models play every football setting with MageBench's prompt (the only one it has)."""
-    source_picker = SourcePicker(
-        "Add scenario file…", "Add football scenarios",
-        file_filter="Football scenarios (*.football *.py *.json);;All (*)",
-        tooltip="A .football file, a MageBench scenario builder (resources/Football/R1_P_1.py; "
-                "read as data, never run) or a MageBench list (Football_all.json, "
-                "Football_mini.json)")
-    """The Library adds our scenario files and MageBench's published ones."""
 
     def __init__(self) -> None:
         super().__init__(SPEC, help=HELP, input_map=FootballInput, answers=FootballAnswers(),
                          gym_actions=None, foreign_answer=42, order=9,
                          pack_dir=HERE / "scenarios", prompt_dir=HERE / "prompts")
+        # Models play every football setting with MageBench's prompt (the only one it has);
+        # the Library adds our scenario files and MageBench's published ones.
+        self.capabilities = replace(
+            self.capabilities, protocol_family="magebench", source_picker=SourcePicker(
+                "Add scenario file…", "Add football scenarios",
+                file_filter="Football scenarios (*.football *.py *.json);;All (*)",
+                tooltip="A .football file, a MageBench scenario builder "
+                        "(resources/Football/R1_P_1.py; read as data, never run) or a MageBench "
+                        "list (Football_all.json, Football_mini.json)"))
 
     def settings(self) -> Mapping[str, Setting]:
         return SETTINGS
@@ -291,5 +296,12 @@ class FootballKind(BoardKind):
 
 
 KIND = FootballKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demopolicies: DemoPolicies = KIND
+    _previews: Previews = KIND
+    _unavailable: Unavailable = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["KIND", "FootballKind", "FootballTaskEnv", "SPEC", "SETTINGS", "KEYS"]

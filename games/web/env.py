@@ -359,6 +359,12 @@ class WebTaskEnv:
         fresh = self.session.take_blocked()
         return {"blocked": fresh} if fresh else {}
 
+    @property
+    def page_session(self) -> PageSession | None:
+        """The open page's session, which a person's view streams
+        (:class:`playbench.games.env.ShowsPage`)."""
+        return self.session
+
     def parse_action(self, text: str) -> Action:
         move = parse_action(text)
         return Action(format_action(move), move)

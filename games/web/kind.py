@@ -20,14 +20,17 @@ import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.browser.actions import TYPE_RULE
-from playbench.games.kind import EnvServices, Source
+from playbench.games.jsonlines import json_list
+from playbench.games.kind import Capabilities, EnvServices, Source
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.web import sources
 from playbench.games.web.tasks import GAME, WebTaskError, load_file, task_from_level
 
 if TYPE_CHECKING:
+    from playbench.games.capabilities import LevelFiles
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 VWA_BUDGET = Budget(max_actions=30, stop_after_unparseable=3, stop_after_identical=5)
 """VisualWebArena's defaults (web.md, from VWA's code: ``max_steps`` 30, early stop after 3
@@ -92,23 +95,22 @@ class WebKind:
     title = "Web tasks"
     help = ("VisualWebArena, one action per step - click, type and scroll in the page, or "
             "write an action: " + MOVES)
-    move_help = MOVES
-    """How a model writes one action (the prompt's and the play view's action help)."""
-    library_help = ("<b>Playing it yourself</b> opens it in Play, in the browser pane: the page "
-                    "runs in Chromium, and your clicks, typing, wheel and keys are recorded as the "
-                    "actions a model sends (<i>click [id]</i>, <i>type [id] [text]</i>, <i>scroll "
-                    "[down]</i>, <i>press [keys]</i>, <i>go_back</i> ...), counted against the "
-                    "same budget. You finish with the answer box (<i>stop "
-                    "[answer]</i>).<br><br><b>A model or scripted player</b> opens in Models > "
-                    "Model demo, showing the page as the model sees it; the scripted solver "
-                    "replays the task's reference actions.<br><br>Settings: <i>default</i> and "
-                    "<i>vwa:som</i> show the model the screenshot with numbered boxes and the "
-                    "element list; <i>vwa:text</i> the list only.")
-    """What the Library's task panel says about playing web tasks."""
+    capabilities = Capabilities(
+        protocol_family="vwa",
+        move_help=MOVES,
+        library_help=("<b>Playing it yourself</b> opens it in Play, in the browser pane: the page "
+                      "runs in Chromium, and your clicks, typing, wheel and keys are recorded as "
+                      "the actions a model sends (<i>click [id]</i>, <i>type [id] [text]</i>, "
+                      "<i>scroll [down]</i>, <i>press [keys]</i>, <i>go_back</i> ...), counted "
+                      "against the same budget. You finish with the answer box (<i>stop "
+                      "[answer]</i>).<br><br><b>A model or scripted player</b> opens in Models > "
+                      "Model demo, showing the page as the model sees it; the scripted solver "
+                      "replays the task's reference actions.<br><br>Settings: <i>default</i> and "
+                      "<i>vwa:som</i> show the model the screenshot with numbered boxes and the "
+                      "element list; <i>vwa:text</i> the list only."))
+    """How a model writes one action (the prompt's and the play view's action help), and what
+    the Library's task panel says about playing web tasks."""
     view = "browser"
-    protocol_family = "vwa"
-    """Every setting plays with VisualWebArena's prompts (``default`` shows what ``vwa:som``
-    shows)."""
     replay = ReplaySpec(resumable=False, reason=(
         "a site keeps what earlier steps did on its server (posts, carts, logins), so "
         "replaying the steps into a fresh page does not rebuild the page the episode left"))
@@ -137,6 +139,14 @@ class WebKind:
         """``FILE[:RANGE]`` or ``NAME[:RANGE]``, RANGE over task ids (``fmt`` is not used:
         there is one task file format)."""
         return sources.load_levels(source)
+
+    def level_formats(self) -> tuple[str, ...]:
+        """A task file is a JSON list of task objects (``playbench levels --export``)."""
+        return ("json",)
+
+    def dump_levels(self, levels: Sequence[Level], fmt: str | None = None) -> str:
+        """``levels`` as a task file :meth:`load` reads back."""
+        return json_list(levels, self.name, fmt)
 
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,
@@ -178,5 +188,9 @@ class WebKind:
 
 
 KIND = WebKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["KIND", "WebKind", "VWA_BUDGET", "SETTINGS", "TaskFacts", "task_facts", "MOVES"]

@@ -210,6 +210,11 @@ class WebUIEnv:
         """A render of ``files`` that is not a step (a person's live view in Online)."""
         return await self.submit(files)
 
+    def preview_ready(self) -> bool:
+        """Whether :meth:`preview` can render now: the task's targets are loaded
+        (:class:`playbench.games.env.LivePreview`)."""
+        return self.targets is not None
+
     async def step(self, action: Action) -> Transition:
         if self.error is not None or self.page is None:
             obs = Observation(None, f"This task cannot be played: {self.error}", ())

@@ -24,13 +24,16 @@ import numpy as np
 
 from playbench.games.base import Level, RuleOption
 from playbench.games.coding.fences import as_answer
-from playbench.games.kind import EnvServices, Source, SourcePicker
+from playbench.games.jsonlines import json_list
+from playbench.games.kind import Capabilities, EnvServices, Source, SourcePicker
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Budget, Setting, Task
 from playbench.games.webui.tasks import BUNDLED, GAME, load_levels, task_of
 
 if TYPE_CHECKING:
+    from playbench.games.capabilities import DemoMoves, DemoPolicies, LevelFiles, LibraryValues
     from playbench.games.env import Env
+    from playbench.games.kind import TaskKind
 
 ONLINE_ROUNDS = 5
 """Submissions in Online: MageBench's Online plots show models revising for a handful of rounds;
@@ -93,28 +96,29 @@ class WebUIKind:
     title = "Web pages (MageBench WebUI)"
     help = ("Write index.html (and style.css, script.js) so that the page looks and behaves "
             "like the target screenshots; each submission is rendered and scored by AES.")
-    library_help = ("<b>Playing it yourself</b> opens it in Play, in the code editor: write "
-                    "index.html (and style.css, script.js) beside the target screenshots; in "
-                    "Online settings a live render of your page follows your typing, in "
-                    "<i>webui:global</i> nothing is rendered before you submit. Each submission is "
-                    "one action, scored by Atomic Element Similarity.<br><br><b>A model or "
-                    "scripted player</b> opens in Models > Model demo; the scripted solver submits "
-                    "the reference page.")
-    """What the Library's task panel says about writing a page."""
-    play_place = "the code editor (Play)"
-    library_columns = ("Page type", "Interactions", "Elements", "Files")
-    """The Library's columns for a task (``library_values``): what kind of page, which
-    scripted interactions the test makes, how many elements the target page has, which files
-    the reference uses."""
-    source_picker = SourcePicker(
-        "Add task folder…", "Add MageBench WebUI tasks", folder=True, files=True,
-        file_filter="Task lists (*.json *.jsonl);;All (*)",
-        tooltip="A MageBench task folder (index.html, actions.py, tasks.md ...), a folder of "
-                "them (resources/WebUI), or a list file (WebUI_all.json, WebUI_mini.json)")
-    """The Library adds MageBench's task folders as they are published, or its list files."""
+    capabilities = Capabilities(
+        order=80,
+        protocol_family="webui",
+        library_help=("<b>Playing it yourself</b> opens it in Play, in the code editor: write "
+                      "index.html (and style.css, script.js) beside the target screenshots; in "
+                      "Online settings a live render of your page follows your typing, in "
+                      "<i>webui:global</i> nothing is rendered before you submit. Each submission "
+                      "is one action, scored by Atomic Element Similarity.<br><br><b>A model or "
+                      "scripted player</b> opens in Models > Model demo; the scripted solver "
+                      "submits the reference page."),
+        play_place="the code editor (Play)",
+        library_columns=("Page type", "Interactions", "Elements", "Files"),
+        source_picker=SourcePicker(
+            "Add task folder…", "Add MageBench WebUI tasks", folder=True, files=True,
+            file_filter="Task lists (*.json *.jsonl);;All (*)",
+            tooltip="A MageBench task folder (index.html, actions.py, tasks.md ...), a folder of "
+                    "them (resources/WebUI), or a list file (WebUI_all.json, WebUI_mini.json)"))
+    """What the Library's task panel says about writing a page; its columns for a task
+    (``library_values``): what kind of page, which scripted interactions the test makes, how
+    many elements the target page has, which files the reference uses; MageBench's task folders
+    are added as they are published, or its list files; models read and answer this kind with
+    the ``webui`` prompt protocol."""
     view = "code"
-    protocol_family = "webui"
-    """Models read and answer this kind with the ``webui`` prompt protocol."""
     replay = ReplaySpec()
     """The state is the last submitted files: a resume submits the recorded answers again,
     re-rendering and re-scoring each (see ``games/webui/env.py``)."""
@@ -124,7 +128,6 @@ class WebUIKind:
     ``magebench``, so that is its default (``--rule aes=playbench`` for ours)."""
     answers = None
     gym_actions = None
-    order = 80
 
     def settings(self) -> Mapping[str, Setting]:
         return SETTINGS
@@ -134,6 +137,14 @@ class WebUIKind:
 
     def load(self, source: str, *, fmt: str | None = None) -> list[Level]:
         return load_levels(source)
+
+    def level_formats(self) -> tuple[str, ...]:
+        """A task file is a JSON list of task objects (``playbench levels --export``)."""
+        return ("json",)
+
+    def dump_levels(self, levels: Sequence[Level], fmt: str | None = None) -> str:
+        """``levels`` as a task file :meth:`load` reads back."""
+        return json_list(levels, self.name, fmt)
 
     def make_env(self, task: Task, *, services: EnvServices | None = None,
                  render_options: Mapping[str, Any] | None = None,
@@ -234,6 +245,13 @@ class NoisyPolicy:
 
 
 KIND = WebUIKind()
+
+if TYPE_CHECKING:  # mypy holds the kind to the protocols it means to implement
+    _kind: TaskKind = KIND
+    _demomoves: DemoMoves = KIND
+    _demopolicies: DemoPolicies = KIND
+    _libraryvalues: LibraryValues = KIND
+    _levelfiles: LevelFiles = KIND
 
 __all__ = ["AES_RULE", "GLOBAL", "KIND", "ONLINE", "ONLINE_ROUNDS", "SETTINGS", "WebUIKind",
            "shows_render"]

@@ -130,7 +130,7 @@ def test_task_columns_come_from_the_kind_and_none_is_empty(make_window, qtbot):
         qtbot.waitUntil(lambda: panel.width() > 2 * window.library.games.width())
         table = panel.table
         headers = tuple(table.horizontalHeaderItem(c).text() for c in range(table.columnCount()))
-        own = tuple(getattr(panel.kind, "library_columns", ()))
+        own = panel.kind.capabilities.library_columns
         if name == "web":  # unchanged: the web facts
             assert not own and headers == COLUMNS
             row = panel.shown[0]

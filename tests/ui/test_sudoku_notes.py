@@ -60,7 +60,7 @@ def test_the_notes_follow_the_rule_option_and_the_undo_setting():
     assert "no longer be solved" in full_board_note(sudoku, final, state, False)
     assert full_board_note(sudoku, final, state._replace(grid=solution), False) is None
     assert full_board_note(sudoku, final, state._replace(grid="0" + grid[1:]), False) is None
-    assert full_board_note("maze", final, state, False) is None
+    assert full_board_note(default_registry().get("maze"), final, state, False) is None
     assert "replaced" in rules_note(sudoku, over, False)
     assert "Undo last move" in rules_note(sudoku, final, True)
-    assert rules_note("maze", final, True) == ""
+    assert rules_note(default_registry().get("maze"), final, True) == ""

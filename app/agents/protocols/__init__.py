@@ -19,7 +19,7 @@ from playbench.app.agents.protocols.vwa import Vwa
 from playbench.app.agents.protocols.webui import WebUI
 from playbench.app.agents.templates import Templates
 from playbench.app.core.settings import Setting
-from playbench.games.kind import default_registry
+from playbench.games.kind import default_registry, protocol_family
 
 FAMILIES = ("ingvp", "magebench", "tools", "vwa", "webui")
 
@@ -37,15 +37,14 @@ def family_of(setting: Setting | str, game: str | None = None) -> str:
 
 
 def kind_family(game: str | None) -> str | None:
-    """The protocol family a kind plays every setting with (its optional
-    ``protocol_family``), or None."""
+    """The protocol family a kind plays every setting with (its declared
+    ``capabilities.protocol_family``), or None."""
     if not game:
         return None
     kinds = default_registry()
     if game not in kinds:
         return None
-    found = getattr(kinds.get(game), "protocol_family", None)
-    return found if isinstance(found, str) else None
+    return protocol_family(kinds.get(game))
 
 
 def make_protocols(templates: Templates | None = None, *, image_detail: str | None = None,

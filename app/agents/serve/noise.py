@@ -13,7 +13,7 @@ from playbench.app.agents.protocols import family_of
 from playbench.app.agents.protocols.base import PromptProtocol, Reply, ToolCall
 from playbench.app.agents.serve.web import malformed_web
 from playbench.app.core.settings import Setting
-from playbench.games.kind import default_registry
+from playbench.games.kind import default_registry, foreign_answer
 
 _PROSE = ("Let me look at the board carefully before deciding.",
           "I am not sure which move is best here; the position is tricky.",
@@ -22,9 +22,10 @@ _PROSE = ("Let me look at the board carefully before deciding.",
 
 
 def _foreign(game: str) -> object:
-    """An ING-VP answer value that is not a move of the kind (the kind's ``foreign_answer``)."""
+    """An ING-VP answer value that is not a move of the kind (its declared
+    ``capabilities.foreign_answer``)."""
     kinds = default_registry()
-    return getattr(kinds.get(game), "foreign_answer", "?") if game in kinds else "?"
+    return foreign_answer(kinds.get(game)) if game in kinds else "?"
 
 
 def _tool_names(game: str) -> list[str]:

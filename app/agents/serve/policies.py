@@ -18,7 +18,7 @@ from playbench.app.agents.hints import Hint
 from playbench.app.agents.protocols.base import Reply, ToolCall
 from playbench.app.agents.serve.position import PlanCache, Position, random_moves
 from playbench.app.agents.serve.web import oracle_moves, random_web_action
-from playbench.games.kind import Registry, default_registry
+from playbench.games.kind import Registry, default_registry, demo_policies
 
 Answer = list[str] | Reply
 RANDOM_PLAN = 8
@@ -198,14 +198,14 @@ def make_policy(spec: str) -> Policy:
 
 
 def kind_policy(spec: str, kinds: Registry | None = None) -> Policy | None:
-    """``KIND:NAME``: an offline player the task kind offers through its optional
-    ``demo_policies()`` (e.g. ``football:scripted``); None when ``spec`` names no kind."""
+    """``KIND:NAME``: an offline player the task kind offers (e.g. ``football:scripted``; a
+    kind implementing ``games.capabilities.DemoPolicies``); None when ``spec`` names no
+    kind."""
     kind_name, _, name = spec.partition(":")
     registry = kinds if kinds is not None else default_registry()
     if not name or kind_name not in registry:
         return None
-    offered = getattr(registry.get(kind_name), "demo_policies", None)
-    policies: dict[str, Policy] = dict(offered()) if offered is not None else {}
+    policies: dict[str, Policy] = dict(demo_policies(registry.get(kind_name)))
     if name not in policies:
         raise ValueError(f"{kind_name} offers no policy {name!r} (it offers: "
                          f"{', '.join(policies) or 'none'})")

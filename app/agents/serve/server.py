@@ -30,7 +30,7 @@ from playbench.app.agents.serve.policies import Policy, make_policy
 from playbench.app.agents.serve.position import Position, PositionError, random_moves, rebuild
 from playbench.app.agents.serve.web import random_web_action
 from playbench.app.core.settings import Setting, UnknownSetting, get_setting
-from playbench.games.kind import default_registry
+from playbench.games.kind import default_registry, demo_moves
 
 log = logging.getLogger(__name__)
 
@@ -225,19 +225,15 @@ class ModelServer:
 
 
 def kind_demo_moves(hint: Hint, policy: str, rng: random.Random) -> list[str] | None:
-    """The next action(s) the hint's kind itself gives for ``policy`` (its optional
-    ``demo_moves``, see ``playbench.games.kind.TaskKind``), or None when it gives none."""
+    """The next action(s) the hint's kind itself gives for ``policy`` (a kind implementing
+    ``playbench.games.capabilities.DemoMoves``), or None when it gives none."""
     if hint.web is not None or not hint.game:
         return None
     kinds = default_registry()
     if hint.game not in kinds:
         return None
-    demo = getattr(kinds.get(hint.game), "demo_moves", None)
-    if demo is None:
-        return None
-    moves: list[str] | None = demo(hint.level, hint.setting, [a for a, _ in hint.steps],
-                                   policy, rng)
-    return moves
+    return demo_moves(kinds.get(hint.game), hint.level, hint.setting,
+                      [a for a, _ in hint.steps], policy, rng)
 
 
 def _setting(hint: Hint, pos: Position | None) -> Setting:

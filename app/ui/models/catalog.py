@@ -17,7 +17,7 @@ import numpy as np
 
 from playbench.games import registry
 from playbench.games.base import BoardEnv, Level, LevelError, level_rule_options
-from playbench.games.kind import Registry, TaskKind, default_registry, preview
+from playbench.games.kind import Registry, TaskKind, default_registry, move_help, preview
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def games(kinds: Registry | None = None) -> list[GameRef]:
     out = []
     for name in registry.available(kinds):
         kind = _kind(name, kinds)
-        out.append(GameRef(name, kind.title, getattr(kind, "move_help", kind.help)))
+        out.append(GameRef(name, kind.title, move_help(kind)))
     return out
 
 

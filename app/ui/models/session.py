@@ -35,6 +35,7 @@ from playbench.app.players.human import undo_target
 from playbench.app.studies.timekeeping import ThinkKeeper
 from playbench.db.store import Store
 from playbench.games import registry
+from playbench.games.env import BoardTaskEnv
 
 
 @dataclass(frozen=True)
@@ -171,8 +172,7 @@ class PlaySession:
     @property
     def state(self) -> Any:
         """The game's current state (for hit testing and key maps), or None before start."""
-        board = getattr(self.env, "board", None) if self.env is not None else None
-        return None if board is None else board.state
+        return self.env.board.state if isinstance(self.env, BoardTaskEnv) else None
 
     @property
     def geometry(self) -> Any:
