@@ -200,6 +200,9 @@ class PersonTable(Protocol):
     def press(self, target: Any, state: Any = None) -> Gesture | None:
         """The action a click at ``(x, y)`` in page pixels names, or None."""
 
+    def controls_help(self) -> str:
+        """The task's keys and clicks in words (what the person's help names)."""
+
 
 @runtime_checkable
 class PersonInputs(Protocol):

@@ -36,7 +36,6 @@ from playbench.app.ui.qt import (
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
 from playbench.games.coding.fences import as_answer
 from playbench.games.env import LivePreview
-from playbench.games.kind import default_registry
 
 TAB_TITLE = "Code"
 PREVIEW_DELAY_MS = 1200
