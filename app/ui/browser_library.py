@@ -101,6 +101,9 @@ class WebTasksPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # No fact column may take the objective's room: a long one is cut, whole in its tooltip.
+        header.setMaximumSectionSize(120)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         own = library_columns(self.kind)
         self.columns = (*COLUMNS[:2], *own) if own else COLUMNS
         """The table's headers: number and objective, then the kind's own columns where it
@@ -252,8 +255,7 @@ class WebTasksPanel(QWidget):
                 item = QTableWidgetItem(str(v))
                 if col != 1:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                else:
-                    item.setToolTip(r.intent)
+                item.setToolTip(str(v))  # whole, where the column cuts it
                 self.table.setItem(i, col, item)
         self.count.setText(f"{len(self.shown)} of {len(self.rows)} tasks")
         self.table.clearSelection()

@@ -48,6 +48,7 @@ class HudPanel(QWidget):
         self.actions_left = QLabel("-")
         self.actions_left.setObjectName("big")
         self.actions_of = QLabel("")
+        self.time_of = QLabel("")
         self.elapsed = QLabel("00:00")
         self.elapsed.setObjectName("figure")
         self.think_now = QLabel("-")
@@ -84,6 +85,7 @@ class HudPanel(QWidget):
         grid.addWidget(self.actions_of, 2, 0)
         grid.addWidget(QLabel("Time"), 0, 1)
         grid.addWidget(self.elapsed, 1, 1)
+        grid.addWidget(self.time_of, 2, 1)
         grid.addWidget(QLabel("This action"), 0, 2)
         grid.addWidget(self.think_now, 1, 2)
         grid.addWidget(QLabel("Last action"), 0, 3)
@@ -160,7 +162,10 @@ class HudPanel(QWidget):
             return
         elapsed = session.elapsed()
         limit = session.budget.seconds
-        self.elapsed.setText(clock_text(elapsed) + (f" / {clock_text(limit)}" if limit else ""))
+        # The limit goes under the clock (as "of 40" under actions left): beside it, the big
+        # figures no longer fit the side column of a 1024 px window.
+        self.elapsed.setText(clock_text(elapsed))
+        self.time_of.setText(f"of {clock_text(limit)}" if limit else "")
         thinking = session.thinking()
         self.think_now.setText("-" if thinking is None else f"{thinking:.1f} s")
 

@@ -178,7 +178,11 @@ class LibraryView(QWidget):
         mv.addWidget(self.levels, 1)
         mv.addWidget(self.empty)
 
+        # The games list keeps room for its names when a task panel (wide tables, a start
+        # column) shares a 1024 px window with it; Qt squeezed it to 75 px before.
+        left.setMinimumWidth(180)
         split = self._split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
         split.addWidget(left)
         split.addWidget(middle)
         split.addWidget(self.start)
@@ -262,7 +266,7 @@ class LibraryView(QWidget):
         # another's (whose pane would otherwise keep its width of 0, leaving the games list
         # alone across the window).
         if browser != was_browser or (browser and was != [shown]):
-            total = max(1250, sum(self._split.sizes()))
+            total = sum(self._split.sizes()) or 1250
             panes = [0] * len(self.panels)
             if browser:
                 panes[shown] = total - 230

@@ -7,6 +7,8 @@ step numbering."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel
@@ -229,3 +231,22 @@ def test_every_kind_is_listed_whole_at_1280x800(make_window, qtbot):
                                     int(Qt.TextFlag.TextWordWrap), item.text())
         assert need.width() <= room - 8 and need.height() <= rect.height(), (
             item.text(), need, rect)
+
+
+def test_the_clock_and_its_limit_are_whole_in_a_1024_window(make_window, qtbot):
+    """The time limit used to sit beside the clock ("00:08 / 10:0" was cut at 1024 px): it is
+    under it now, and every figure of the HUD is whole with the side column at its narrowest."""
+    window = make_window()
+    window.resize(1024, 700)
+    session = start_level(qtbot, window, "maze", "ingvp", 1)
+    view = window.play_place.view("board")
+    session.budget = replace(session.budget, seconds=600)  # what the HUD reads
+    split = view.hud.parentWidget().parentWidget()
+    split.setSizes([10_000, 0])  # the side column at its narrowest
+    view.hud.tick()
+    settle(qtbot)
+    hud = view.hud
+    assert hud.time_of.text() == "of 10:00" and ":" in hud.elapsed.text()
+    for label in (hud.actions_left, hud.elapsed, hud.time_of, hud.think_now, hud.think_last):
+        assert whole(label), (label.text(), label.width(), label.minimumSizeHint().width())
+    assert hud.mapTo(window, QPoint(hud.width(), 0)).x() <= window.width()
