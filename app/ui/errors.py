@@ -24,6 +24,7 @@ def explain(exc: BaseException) -> Explanation:
     from playbench.app.agents.profiles import ProfileError
     from playbench.app.core.runs import NotResumable
     from playbench.app.players.factory import UnknownPlayer
+    from playbench.app.studies.queue import QueueError
     from playbench.db.engine import DatabaseProblem
     from playbench.games.base import LevelError
     from playbench.games.packs import RangeError
@@ -41,6 +42,11 @@ def explain(exc: BaseException) -> Explanation:
     if isinstance(exc, NotResumable):
         return Explanation("The episode cannot be resumed", str(exc),
                        "Only interrupted or failed episodes continue; start a new one instead.")
+    if isinstance(exc, QueueError):
+        return Explanation("The study task cannot start here", str(exc),
+                       "A study task is played in one place at a time: finish or pause it "
+                       "where it is open (another PlayBench window, or a terminal), then try "
+                       "again.")
     if isinstance(exc, OSError):
         return Explanation("A file could not be read or written", str(exc),
                        "Check the path and its permissions.")

@@ -280,3 +280,23 @@ def test_archiving_takes_a_study_off_the_list_and_keeps_its_records(make_window,
     store = window.state.store
     assert store.study_names() == ["pilot", "second"]
     assert store.episode(session.episode_id).episode.study_id is not None
+
+
+def test_a_task_open_in_another_window_is_explained_not_reported_as_a_bug(
+        make_window, qtbot, tmp_path):
+    """Two windows on one database (the annotator opened the app twice): the second may not
+    start the task the first is playing, and says why and what to do - not "something went
+    wrong, please report this"."""
+    first = make_window()
+    create_study(qtbot, first, study_yaml(tmp_path, **TASKS))
+    open_studies(qtbot, first, "pilot")
+    playing = next_task(qtbot, first)
+    second = make_window()
+    open_studies(qtbot, second, "pilot")
+    qtbot.mouseClick(second.studies.next_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(second.problems), timeout=10000)
+    problem = second.problems[-1]
+    assert problem.title == "The study task cannot start here"
+    assert f"episode {playing.episode_id}" in problem.cause
+    assert "another PlayBench window" in problem.todo
+    assert playing.result is None  # the first window's task goes on untouched
