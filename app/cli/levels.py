@@ -193,6 +193,9 @@ def _task_levels(kind: TaskKind, args: argparse.Namespace) -> int:
     chosen = [x for x in (args.pack, args.import_file) if x is not None]
     if len(chosen) > 1:
         raise UsageError("choose one of --pack and --import")
+    if not chosen and not kind.sources():
+        raise UsageError(f"{kind.name} has no task sets to list: its tasks are not kept in "
+                         "files (the outside harness's kind, say, gets them with its requests)")
     formats = kind.level_formats() if isinstance(kind, LevelFiles) else ()
     if (args.export or args.out) and not formats:
         raise UsageError(f"{kind.name} has no task file to write its levels to (its tasks "

@@ -64,4 +64,4 @@ def test_the_library_and_levels_do_not_list_the_harness_kind_for_play(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["levels", name])
     assert stopped.value.code != 0
-    assert f"unknown game {name!r}" in capsys.readouterr().err
+    assert f"{name} has no task sets to list" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from playbench.app.agents.player import ModelPlayer
 from playbench.app.agents.profiles import ModelProfile
 from playbench.app.agents.protocols import family_of, make_protocols
 from playbench.app.core.player import PastStep, PlayContext
+from playbench.games.capabilities import board_spec
 from playbench.games.kind import (
     TaskKind,
     default_registry,
@@ -27,13 +28,19 @@ VIEWS = ("board", "browser", "external", "game", "code", "css")
 # A kind backed by an optional extra that is not installed here (``unavailable``) is checked
 # only where it can run (CI installs every extra); tests/football checks that it says so.
 PLAYABLE = [n for n in NAMES if unavailable(REGISTRY.get(n)) is None]
-BOARDS = [n for n in PLAYABLE if REGISTRY.get(n).view == "board"]
+BOARDS = [n for n in PLAYABLE if board_spec(REGISTRY.get(n)) is not None]
+"""Board games (a GameSpec's levels and rules), whatever surface a person plays them on."""
 BROWSERS = [n for n in NAMES if REGISTRY.get(n).view == "browser"]
 EXTERNALS = [n for n in NAMES if REGISTRY.get(n).view == "external"]
 GAMES = [n for n in NAMES if REGISTRY.get(n).view == "game"]
 CODES = [n for n in NAMES if REGISTRY.get(n).view in ("code", "css")]
 HEAVY_VIEWS = ("browser", "game", "code", "css")
 """Views whose kinds play in Chromium."""
+
+
+def is_board(kind: TaskKind) -> bool:
+    """A board game (built from a GameSpec), on the board surface or a plugin's own."""
+    return board_spec(kind) is not None
 
 
 def params(names: list[str], *, browser: bool = True, smoke: bool = False) -> list[Any]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pb_lightsout.answers import LightsAnswers, LightsPlans
+from pb_lightsout.formats import BLOCKS
 from pb_lightsout.inputs import LightsInput
 from pb_lightsout.kind import PACKAGE_DIR, PROMPT_DIR
 from pb_lightsout.spec import SPEC
+from playbench.games.base import Level, LevelFormat
 from playbench.games.board_kind import BoardKind
 
 NAME = "lightpad"
@@ -21,7 +23,15 @@ SURFACE_NAME = "lightpad"
 
 LEVEL_DIR = PACKAGE_DIR / "pad_levels"
 
-PAD_SPEC = replace(SPEC, name=NAME, title="Lights Out (button pad)")
+def _load(text: str, source: str = "<text>") -> list[Level]:
+    """Lights Out's level file, read as levels of this kind."""
+    return [replace(level, game=NAME) for level in BLOCKS.load(text, source)]
+
+
+PAD_FORMAT = LevelFormat(BLOCKS.name, BLOCKS.suffixes, _load, BLOCKS.dump, BLOCKS.sniff)
+
+PAD_SPEC = replace(SPEC, name=NAME, title="Lights Out (button pad)",
+                   formats={PAD_FORMAT.name: PAD_FORMAT})
 
 
 class PadKind(BoardKind):
