@@ -30,7 +30,7 @@ class PlayPlace(QStackedWidget):
         for name in surfaces.names():
             try:
                 view = surfaces.get(name).make_view(ctx)
-            except UnknownSurface as err:  # a broken plugin costs its own surface only
+            except Exception as err:  # noqa: BLE001 - a broken plugin costs its own surface
                 ctx.report(err)
                 continue
             self._views[name] = view

@@ -51,7 +51,11 @@ class SurfaceRegistry:
         if point is None:
             raise UnknownSurface(f"no play surface named {name!r} is installed "
                                  f"(installed: {', '.join(self.names()) or 'none'})")
-        loaded = point.load()
+        try:
+            loaded = point.load()
+        except Exception as err:  # a broken plugin costs its own surface, not the window
+            raise UnknownSurface(f"play surface {name!r} ({point.value}) failed to load: "
+                                 f"{err}") from err
         if not isinstance(loaded, Surface) or loaded.name != name:
             raise UnknownSurface(f"the entry point {point.value!r} for surface {name!r} is "
                                  "not a surface of that name (see app/ui/surface.py)")
