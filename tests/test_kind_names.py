@@ -18,7 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ALLOWED: dict[tuple[str, str], str] = {
     ("app/agents/hints.py", "web"): "a key of the stored hint JSON (its web part), not the kind",
-    ("app/cli/web.py", "web"): "the name of the ``playbench web`` subcommand",
     ("resources/web/site/app.py", "web"): "the resources/web folder the site's data lives in",
     ("app/agents/protocols/__init__.py", "webui"): "the prompt-protocol family of MageBench's "
                                                    "WebUI prompts (a kind picks it with its "

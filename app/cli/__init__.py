@@ -19,18 +19,20 @@ from playbench.app.cli import (
     levels,
     models,
     parse,
+    plugins,
     results,
     run,
     serve,
     study,
     sweep,
     transfer,
-    web,
 )
 from playbench.app.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError
 
-_MODULES = (levels, run, episodes, games, models, serve, external, web, study, sweep, results,
-            transfer, parse)
+_MODULES = (levels, run, episodes, games, models, serve, external, study, sweep, results,
+            transfer, parse, plugins)
+"""The built-in commands, then the ones kinds add (``plugins``, after the built-ins so a
+plugin never takes a built-in's name)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -194,6 +194,12 @@ class BrowserPlayView(SurfaceView):
     def player(self) -> Any:
         return None if self.session is None else self.session.player
 
+    def show_heading(self, text: str) -> None:
+        self.where.setText(f"{text} · {self.where.text()}")
+
+    def show_finished(self, text: str, *, can_view: bool) -> None:
+        self.banner.show_end(text, False, can_go_next=False, can_view=can_view)
+
     def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         self._end_stream()
         self.hi = BrowserInput()
@@ -281,7 +287,7 @@ class BrowserPlayView(SurfaceView):
         self.page.set_hover(None)
         self._end_stream()
         r = event.result
-        text = web_end_text(r)
+        text = web_end_text(r, blind=self.host.blind, study=self.host.study() is not None)
         self.banner.show_end(text, r.scores.get("score") == 1 and not self.host.blind,
                              next_text=self.host.next_text or "Next task",
                              can_go_next=self.host.can_go_next(), can_view=not self.host.blind)

@@ -16,8 +16,10 @@ import numpy as np
 
 from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput
+from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.code_editor import PageEditor
 from playbench.app.ui.models.episode_host import EpisodeHost
+from playbench.app.ui.models.outcome import BLIND_END
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.qt import (
     QHBoxLayout,
@@ -121,6 +123,11 @@ class CodeView(SurfaceView):
         layout.addLayout(head)
         layout.addWidget(self.where)
         layout.addWidget(split, 1)
+        self.banner = EndBanner("Next task")
+        layout.addWidget(self.banner)
+        self.banner.view_button.clicked.connect(self.view_episode)
+        self.banner.next_button.clicked.connect(self.go_next)
+        self.banner.library_button.clicked.connect(self.go_library)
 
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -134,11 +141,18 @@ class CodeView(SurfaceView):
     def online(self) -> bool:
         return self.session is not None and shows_render(self.session.setting.name)
 
+    def show_heading(self, text: str) -> None:
+        self.where.setText(f"{text} · {self.where.text()}")
+
+    def show_finished(self, text: str, *, can_view: bool) -> None:
+        self.banner.show_end(text, False, can_go_next=False, can_view=can_view)
+
     def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         """Show ``session`` (on a resume the editor opens with the last submitted page when
         the episode starts)."""
         level, setting = session.task.level, session.setting
         self.title.setText(level.title or f"Task {level.number}")
+        self.banner.hide()
         self.where.setText(f"Setting {setting.name}: {setting.description}")
         self.description.setMarkdown("Opening the target page…")
         self._clear_targets()
@@ -194,10 +208,15 @@ class CodeView(SurfaceView):
             self._show_last(event.observation, info if isinstance(info, dict) else {})
             self._show_budget()
         elif isinstance(event, Ended):
-            result = event.result
+            result, host = event.result, self.host
             score = (result.scores or {}).get("aes")
-            self.result.setText(f"Finished ({result.end_reason}): AES "
-                                + (f"{100 * score:.1f} %" if score is not None else "-"))
+            text = BLIND_END if host.blind else (
+                f"Finished ({result.end_reason}): AES "
+                + (f"{100 * score:.1f} %" if score is not None else "-"))
+            self.result.setText(text)
+            self.banner.show_end(text, score == 1 and not host.blind,
+                                 next_text=host.next_text or "Next task",
+                                 can_go_next=host.can_go_next(), can_view=not host.blind)
             self.editor.set_read_only(True)
             self._show_budget()
 

@@ -13,8 +13,10 @@ from typing import Any
 
 from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput
+from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.models.css_repair import CssRepairModel
 from playbench.app.ui.models.episode_host import EpisodeHost
+from playbench.app.ui.models.outcome import BLIND_END
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.app.ui.qt import (
@@ -70,8 +72,8 @@ class CssRepairView(SurfaceView):
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
         self.result.setMaximumHeight(110)
-        self.view_episode_button = QPushButton("View episode")
-        self.view_episode_button.hide()
+        self.banner = EndBanner("Next task")
+        self.view_episode_button = self.banner.view_button
 
         tools = QVBoxLayout()
         tools.addWidget(QLabel("1. Pick an element"))
@@ -101,7 +103,7 @@ class CssRepairView(SurfaceView):
         left.addWidget(self.picture, 1)
         left.addWidget(QLabel("Result of the last tool"))
         left.addWidget(self.result)
-        left.addWidget(self.view_episode_button)
+        left.addWidget(self.banner)
         main = QWidget()
         main.setLayout(left)
 
@@ -121,7 +123,9 @@ class CssRepairView(SurfaceView):
         self.value.returnPressed.connect(self._edit)
         self.revert.clicked.connect(lambda: self.model.revert())
         self.done.clicked.connect(lambda: self.model.fixed())
-        self.view_episode_button.clicked.connect(self.view_episode)
+        self.banner.view_button.clicked.connect(self.view_episode)
+        self.banner.next_button.clicked.connect(self.go_next)
+        self.banner.library_button.clicked.connect(self.go_library)
         self.set_active(False)
 
     # -- running --------------------------------------------------------------------------
@@ -131,13 +135,19 @@ class CssRepairView(SurfaceView):
         """The Chromium every browser surface shares."""
         return shared_runtime(self.ctx)
 
+    def show_finished(self, text: str, *, can_view: bool) -> None:
+        self.banner.show_end(text, False, can_go_next=False, can_view=can_view)
+
+    def show_heading(self, text: str) -> None:
+        self.title.setText(f"{text} · {self.title.text()}")
+
     def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         self.model = CssRepairModel(self._submit)
         level = session.task.level
         self.title.setText(f"CSS repair · {level.title or f'task {level.number}'} · "
                            f"{session.setting.name}")
         self.status.setText("Rendering the target and the broken page…")
-        self.view_episode_button.hide()
+        self.banner.hide()
         for w in (self.elements, self.selectors):
             w.clear()
         self.rule.clear()
@@ -182,8 +192,13 @@ class CssRepairView(SurfaceView):
         elif isinstance(event, Ended):
             scores = event.result.scores
             solved = scores.get("solved") == 1.0
-            self.status.setText(("Solved: " if solved else "Not solved: ") + self.model.status())
-            self.view_episode_button.show()
+            host = self.host
+            text = (BLIND_END if host.blind
+                    else ("Solved: " if solved else "Not solved: ") + self.model.status())
+            self.status.setText(text)
+            self.banner.show_end(text, solved and not host.blind,
+                                 next_text=host.next_text or "Next task",
+                                 can_go_next=host.can_go_next(), can_view=not host.blind)
 
     def _observed(self, obs: Any, first: bool = False) -> None:
         self.model.observe(obs)

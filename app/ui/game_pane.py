@@ -167,6 +167,12 @@ class GamePlayView(SurfaceView):
     def player(self) -> Any:
         return None if self.session is None else self.session.player
 
+    def show_heading(self, text: str) -> None:
+        self.where.setText(f"{text} · {self.where.text()}")
+
+    def show_finished(self, text: str, *, can_view: bool) -> None:
+        self.banner.show_end(text, False, can_go_next=False, can_view=can_view)
+
     def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         self._end_stream()
         level, setting = session.task.level, session.setting
@@ -246,7 +252,8 @@ class GamePlayView(SurfaceView):
         self._end_stream()
         r = event.result
         host = self.host
-        self.banner.show_end(game_end_text(r), bool(r.scores.get("solved")) and not host.blind,
+        self.banner.show_end(game_end_text(r, blind=host.blind, study=host.study() is not None),
+                             bool(r.scores.get("solved")) and not host.blind,
                              next_text=host.next_text or "Next task",
                              can_go_next=host.can_go_next(), can_view=not host.blind)
 

@@ -37,7 +37,6 @@ from playbench.app.ui.qt import (
     QTimer,
     QVBoxLayout,
     QWidget,
-    Signal,
 )
 from playbench.app.ui.study_instructions import InstructionsButton
 from playbench.app.ui.surface import SurfaceContext, SurfaceView
@@ -48,7 +47,6 @@ from playbench.games.kind import default_registry
 class PlayView(SurfaceView):
     """The board surface: one person's board episode at a time."""
 
-    continue_study = Signal()
     """The paused study task should go on (the Studies view continues it)."""
 
     def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
@@ -177,6 +175,12 @@ class PlayView(SurfaceView):
     @property
     def player(self) -> HumanPlayer | None:
         return None if self.session is None else self.session.player  # type: ignore[return-value]
+
+    def show_heading(self, text: str) -> None:
+        self.title.setText(f"{text} · {self.title.text()}")
+
+    def show_finished(self, text: str, *, can_view: bool) -> None:
+        self.banner.show_end(text, False, can_go_next=False, can_view=can_view)
 
     def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
         game = session.task.game

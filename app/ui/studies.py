@@ -18,13 +18,12 @@ from typing import Any
 from PySide6.QtWidgets import QProgressBar
 
 from playbench.app.core.episode import Ended
-from playbench.app.players.human import HumanPlayer
 from playbench.app.studies import FieldProblem, StudyFileError
 from playbench.app.studies.admission import NotAdmitted
 from playbench.app.ui.confirm import confirm
 from playbench.app.ui.dialogs import open_file_name
 from playbench.app.ui.models.app_state import AppState
-from playbench.app.ui.models.guards import Question, replace_question
+from playbench.app.ui.models.guards import Question
 from playbench.app.ui.models.study_run import (
     STATUS_TEXT,
     QueueSnapshot,
@@ -39,7 +38,7 @@ from playbench.app.ui.models.study_run import (
     study_summary,
 )
 from playbench.app.ui.operation import Operation
-from playbench.app.ui.play import PlayView
+from playbench.app.ui.play_place import PlayPlace
 from playbench.app.ui.qt import (
     QAbstractItemView,
     QColor,
@@ -59,6 +58,7 @@ from playbench.app.ui.studies_sweeps import SweepsPanel
 from playbench.app.ui.study_admission import AdmissionPanel
 from playbench.app.ui.study_consent import ConsentPanel
 from playbench.app.ui.study_report import ReportPanel
+from playbench.app.ui.surface import SurfaceView, study_session
 from playbench.db.lockguard import database_files
 from playbench.db.store import Store, StudyExists
 
@@ -96,16 +96,19 @@ HOW = ("\"Next task\" opens the task in the Play tab with the study's budget and
 
 
 class StudiesView(QWidget):
-    """An annotator's studies; plays tasks through ``play`` (the library's play view)."""
+    """An annotator's studies; plays each task on the Play place's view for its kind's
+    surface (a board, the browser pane, a plugin's own)."""
 
     def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 play: PlayView, show_play: Callable[[], None],
+                 place: PlayPlace, show_play: Callable[[SurfaceView], None],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self.on_error = on_error
-        self.play = play
+        self.place = place
         self.show_play = show_play
+        self.play: SurfaceView | None = None
+        """The view the latest study task was played on (its kind's surface)."""
         self.snapshot: QueueSnapshot | None = None
         self._invite: str | None = None
         """An invite code typed for the next queue read."""
@@ -209,7 +212,8 @@ class StudiesView(QWidget):
         self.create_button.clicked.connect(self._choose_file)
         self.next_button.clicked.connect(self.next_task)
         self.pause_button.clicked.connect(self.pause)
-        play.continue_study.connect(self.continue_task)
+        for view in place.views():
+            view.continue_study.connect(self.continue_task)
         self._show(None)
 
     # -- reading ------------------------------------------------------------------------------
@@ -313,10 +317,19 @@ class StudiesView(QWidget):
         self.archive_button.setVisible(has_study)
         self.report.setVisible(has_study and not asking)
 
+    def _study_view(self) -> SurfaceView | None:
+        """The view whose study task is being played (an ended task is not playing, even
+        while its episode winds up)."""
+        for view in self.place.views():
+            s = view.session
+            if isinstance(s, StudySession) and view.busy and s.result is None:
+                return view
+        return None
+
     def _study_session(self) -> StudySession | None:
-        s = self.play.session  # an ended task is not playing, even while its task winds up
-        return (s if isinstance(s, StudySession) and self.play.busy and s.result is None
-                else None)
+        view = self._study_view()
+        s = None if view is None else view.session
+        return s if isinstance(s, StudySession) else None
 
     def _show_playing(self) -> None:
         s = self._study_session()
@@ -328,12 +341,16 @@ class StudiesView(QWidget):
     def next_task(self) -> None:
         """Open the first task not done in the Play tab (a paused one is continued)."""
         running = self._study_session()
-        if running is not None and running.study == self.study.currentText():
-            self.show_play()
+        view = self._study_view()
+        if (running is not None and view is not None
+                and running.study == self.study.currentText()):
+            self.show_play(view)
             return
         if self.state.store is None or not self.annotator or not self.study.currentText():
             return
-        question = replace_question(self.play.session, self.play.busy, "the next study task")
+        other = self.place.running()
+        question = (None if other is None
+                    else other.host.replace_question("the next study task"))
         if question is not None:  # a level from the Library is still being played
             confirm(self, question, self._next_task_now)
             return
@@ -352,10 +369,12 @@ class StudiesView(QWidget):
         self.starting.wait(self._stop_play(), done=reopen)
 
     async def _stop_play(self) -> None:
-        task = self.play.task
-        self.play.stop()
-        if task is not None and not task.done():
-            await asyncio.wait([task])
+        """Stop whatever a person is playing (on any surface) and wait for its end."""
+        for view in self.place.views():
+            task = view.task
+            view.stop()
+            if task is not None and not task.done():
+                await asyncio.wait([task])
 
     def _start_next(self, snapshot: QueueSnapshot, study: str, annotator: str) -> None:
         self._show(snapshot)
@@ -363,23 +382,24 @@ class StudiesView(QWidget):
         if item is None:  # asked from the last task's banner, or a queue finished meanwhile
             done = f"Every task of {study} is done - thank you. There is nothing left to play."
             self.playing.setText(done)
-            self.play.banner.show_end(done, False, can_go_next=False,
-                                      can_view=not snapshot.queue.blind)
+            if self.play is not None:
+                self.play.show_finished(done, can_view=not snapshot.queue.blind)
             return
         if self.state.store is None:  # the database was closed meanwhile
             return
         if snapshot.due is not None and snapshot.due.pending:  # asked once, before anything
             self.consent.ask(snapshot.queue, snapshot.due, then=self._next_task_now)
             return
-        player = HumanPlayer(annotator, {"input": "keyboard and mouse"})
-        session = StudySession(self.state.store, snapshot.queue, item, player)
+        surface = self.place.surfaces.for_game(item.game)
+        view = self.place.view(surface.name)
+        session = study_session(surface, self.place.ctx, snapshot.queue, item, annotator)
         session.subscribe(lambda event: self.refresh() if isinstance(event, Ended) else None)
-        self.show_play()
-        self.play.begin(session, None, then=("Next task", self.next_task),
-                        blind=snapshot.queue.blind)
+        self.play = view
+        self.show_play(view)
+        view.begin(session, None, then=("Next task", self.next_task),
+                   blind=snapshot.queue.blind)
         kind = "practice, not scored" if item.practice else "scored"
-        self.play.title.setText(f"{study} · task {item.key} ({kind}) · "
-                                f"{self.play.title.text()}")
+        view.show_heading(f"{study} · task {item.key} ({kind})")
         self._show_playing()
 
     def continue_study(self, study: str) -> None:
@@ -395,7 +415,8 @@ class StudiesView(QWidget):
     def continue_task(self) -> None:
         """Continue the study task paused in the Play tab (its study's queue, whatever study
         this view shows)."""
-        s = self.play.session
+        s = next((v.session for v in self.place.views()
+                  if isinstance(v.session, StudySession)), None)
         if isinstance(s, StudySession) and self.study.findText(s.study) >= 0:
             self.study.setCurrentText(s.study)
         self.next_task()
@@ -424,9 +445,9 @@ class StudiesView(QWidget):
         store = self.state.store
         if store is None:
             return None
-        running = self._study_session()
-        if running is not None and running.study == study:
-            self.play.stop()
+        running, view = self._study_session(), self._study_view()
+        if running is not None and view is not None and running.study == study:
+            view.stop()
 
         def done(_: None) -> None:
             self.study.setCurrentIndex(-1)

@@ -9,7 +9,10 @@ as kinds are under ``playbench.tasks``, and declares
   :class:`~playbench.app.ui.models.episode_host.EpisodeHost`, which owns everything else about
   the episode's life;
 - its start: the session a person plays (:meth:`Surface.human_session`) and the one a model or
-  script plays in the model demo (:meth:`Surface.model_session`).
+  script plays in the model demo (:meth:`Surface.model_session`);
+- optionally (:class:`Environments`) what every session on it needs beyond the kind's own
+  environment - the browser surfaces' one shared Chromium - so that episodes the window
+  starts for it in other ways (a study's task, a resumed episode) run there too.
 
 The window builds its Play place from the registered surfaces and never names one, so a
 package that adds a kind with a surface of its own edits nothing in PlayBench.
@@ -23,12 +26,15 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from playbench.app.core.episode import EpisodeEvent
 from playbench.app.players.human import HumanPlayer
+from playbench.app.studies import QueueItem, StudyQueue
 from playbench.app.ui.confirm import confirm
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.episode_host import EpisodeHost, Then
+from playbench.app.ui.models.launch import kind_env
 from playbench.app.ui.models.pacing import Pacer
 from playbench.app.ui.models.session import PlaySession
 from playbench.app.ui.models.start import StartRequest
+from playbench.app.ui.models.study_run import StudySession
 from playbench.app.ui.qt import QWidget, Signal
 
 T = TypeVar("T")
@@ -68,6 +74,8 @@ class SurfaceView(QWidget):
     go_library = Signal()
     next_request = Signal(object)
     """Start this :class:`StartRequest` (the next level)."""
+    continue_study = Signal()
+    """Continue the study task paused here (its "Continue task" button)."""
 
     def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -118,6 +126,15 @@ class SurfaceView(QWidget):
 
     def hand_over(self, given: Any) -> None:
         self.host.submit(given)
+
+    def show_heading(self, text: str) -> None:
+        """Say which study task is being played (``text``, e.g. "pilot · task t1 (scored)")
+        before the surface's own heading. A surface without a heading shows nothing."""
+
+    def show_finished(self, text: str, *, can_view: bool) -> None:
+        """Say that nothing is left to play (``text``), where the end of a task is shown;
+        ``can_view``: whether the last episode may be opened (not in a blind study)."""
+        self.show_heading(text)
 
     def focus_input(self) -> None:
         """Give the keyboard to what takes the person's input (the board, the page)."""
@@ -173,4 +190,32 @@ class Surface(Protocol):
         """A new episode of ``req`` played by its model or script, paced for the demo."""
 
 
-__all__ = ["Surface", "SurfaceContext", "SurfaceView"]
+@runtime_checkable
+class Environments(Protocol):
+    """A surface whose sessions need more than the kind's own environment."""
+
+    def environment(self, ctx: SurfaceContext, game: str) -> dict[str, Any]:
+        """What a session of ``game`` on this surface gets (``env_factory``, ``spec``; see
+        :class:`~playbench.app.ui.models.session.PlaySession`)."""
+
+
+def environment(surface: Surface, ctx: SurfaceContext, game: str) -> dict[str, Any]:
+    """What a session of ``game`` on ``surface`` gets: the surface's own environment when it
+    declares one, else the kind's (nothing more for a board game)."""
+    if isinstance(surface, Environments):
+        return surface.environment(ctx, game)
+    return kind_env(game)
+
+
+def study_session(surface: Surface, ctx: SurfaceContext, queue: StudyQueue, item: QueueItem,
+                  annotator: str) -> StudySession:
+    """``item`` of ``queue`` played by ``annotator`` on ``surface``, whatever the surface."""
+    store = ctx.state.store
+    if store is None:
+        raise RuntimeError("no database is open; choose one in Settings > Database")
+    return StudySession(store, queue, item, surface.person(annotator),
+                        **environment(surface, ctx, item.game))
+
+
+__all__ = ["Environments", "Surface", "SurfaceContext", "SurfaceView", "environment",
+           "study_session"]

@@ -30,7 +30,6 @@ from playbench.app.ui.models.start import StartRequest
 from playbench.app.ui.models.study_run import paused_task
 from playbench.app.ui.models_place import TITLE as MODELS_TITLE
 from playbench.app.ui.models_place import ModelsPlace
-from playbench.app.ui.play import PlayView
 from playbench.app.ui.play_place import PlayPlace
 from playbench.app.ui.qt import (
     QAction,
@@ -50,13 +49,9 @@ from playbench.app.ui.results import ResultsView
 from playbench.app.ui.resume import ResumeDialog
 from playbench.app.ui.settings_dialog import SettingsDialog
 from playbench.app.ui.studies import StudiesView
-from playbench.app.ui.surface import SurfaceContext, SurfaceView
+from playbench.app.ui.surface import SurfaceContext, SurfaceView, environment
 from playbench.app.ui.surface_registry import SurfaceRegistry
 from playbench.app.ui.viewer import EpisodeViewer
-
-STUDY_SURFACE = "board"
-"""The surface study tasks are played on in the app (StudySession plays a HumanPlayer on the
-kind's own environment: the board kinds')."""
 
 
 class MainWindow(QMainWindow):
@@ -75,10 +70,7 @@ class MainWindow(QMainWindow):
 
         self.library = LibraryView(state, self.report, surfaces=self.surfaces)
         self.play_place = PlayPlace(self.ctx, self.surfaces, self._wire)
-        study_view = self.play_place.view(STUDY_SURFACE)
-        assert isinstance(study_view, PlayView), "the study surface is the board's view"
-        self.studies = StudiesView(state, self.report, study_view,
-                                   lambda: self.show_play(study_view))
+        self.studies = StudiesView(state, self.report, self.play_place, self.show_play)
         self.episodes = EpisodeViewer(state, self.report)
         self.compare = CompareView(state, self.report)
         self.results = ResultsView(state, self.report)
@@ -357,7 +349,9 @@ class MainWindow(QMainWindow):
         try:
             session, pacer = resume_session(
                 self.state, episode_id, self.demo.delay(),
-                person=lambda game, name: self.surfaces.for_game(game).person(name))
+                person=lambda game, name: self.surfaces.for_game(game).person(name),
+                environment=lambda game: environment(self.surfaces.for_game(game), self.ctx,
+                                                     game))
             view = self.play_place.view_for(session.task.game) if pacer is None else None
         except Exception as err:  # noqa: BLE001
             self.report(err)

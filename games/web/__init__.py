@@ -8,6 +8,15 @@ app finds through the ``playbench.tasks`` entry points; PlayBench's offline clas
 fixture in ``playbench.resources.web.site``. Facts: docs/reference/web.md.
 """
 
-from playbench.games.web.kind import KIND
+from typing import Any
 
 __all__ = ["KIND"]
+
+
+def __getattr__(name: str) -> Any:
+    """:data:`KIND` on first use: ``playbench web`` (:mod:`playbench.games.web.cli`) sits in
+    this package and must not pay for the kind's imports to print its help."""
+    if name == "KIND":
+        from playbench.games.web.kind import KIND
+        return KIND
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,19 @@ HEAVY = ("sqlalchemy", "alembic", "numpy", "scipy", "matplotlib", "PIL", "pygame
          "qasync", "keyring", "ray")
 """Third-party packages none of the start-up paths may import."""
 
-LIGHT_PLAYBENCH = ("playbench", "playbench.app", "playbench.app.cli", "playbench.app.choices")
+def command_modules() -> tuple[str, ...]:
+    """The modules of the commands kinds add (``playbench.commands``) and their packages:
+    ``--help`` lists those commands, so it loads them (each is light by contract)."""
+    from importlib.metadata import entry_points
+    names: set[str] = set()
+    for ep in entry_points(group="playbench.commands"):
+        parts = ep.module.split(".")
+        names.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+    return tuple(sorted(names))
+
+
+LIGHT_PLAYBENCH = ("playbench", "playbench.app", "playbench.app.cli", "playbench.app.choices",
+                   "playbench.games", "playbench.games.commands", *command_modules())
 
 
 def imported_modules(*args: str) -> list[str]:

@@ -189,3 +189,48 @@ def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shar
         'edit_rule(".top", "display", "flex")',
         "fixed()",
     ]
+
+
+def test_a_blind_study_task_on_the_css_surface_is_played_in_the_app(
+        qtbot, make_window, shared, tmp_path):
+    """A study whose task is a CSS repair is played in the app on the CSS surface (study
+    tasks used to open on the board only), on the window's one Chromium; the blind study's
+    end shows no score, the way on is the study's next task, and the episode is the study's."""
+    from playbench.app.ui.models.study_run import StudySession
+    from tests.studies.helpers import study_yaml
+    from tests.ui.test_studies_view import create_study, open_studies
+
+    path = study_yaml(tmp_path, name="css-pilot", order="fixed", blind=True, practice=[],
+                      tasks=[{"game": "css-repair", "levels": "css-repair:1"},
+                             {"game": "sokoban", "levels": "rooms.xsb:1"}])
+    window = make_window()
+    window.resize(1280, 800)
+    use_runtime(window.ctx, WebRuntime(shared))
+    create_study(qtbot, window, path)
+    studies = open_studies(qtbot, window, "css-pilot")
+    click(qtbot, studies.next_button)
+    view = window.play_place.view("css")
+    qtbot.waitUntil(lambda: isinstance(view.session, StudySession)
+                    and view.find_rules.isEnabled(), timeout=TIMEOUT)
+    assert window.current_page() is view
+    assert view.title.text().startswith("css-pilot · task t1 (scored) · CSS repair")
+    session = view.session
+    assert session.env.browser is shared  # the window's Chromium, not one of its own
+    click(qtbot, view.done)
+    qtbot.waitUntil(lambda: session.result is not None and view.banner.isVisible(),
+                    timeout=TIMEOUT)
+    assert "shows no scores" in view.banner.text.text()
+    assert view.status.text() == view.banner.text.text()
+    assert "SSIM" not in view.status.text() and not view.banner.view_button.isVisible()
+    assert view.banner.next_button.isVisible()
+    assert view.banner.next_button.text() == "Next task"
+    row = window.state.store.episode(session.episode_id)
+    assert row.episode.study_id is not None and row.episode.meta["study_task"] == "t1"
+    assert [s.action for s in window.state.store.steps(session.episode_id)] == ["fixed()"]
+
+    # the way on opens the study's next task on its own surface (the board)
+    click(qtbot, view.banner.next_button)
+    board = window.play_place.view("board")
+    qtbot.waitUntil(lambda: isinstance(board.session, StudySession)
+                    and board.session.item.key == "t2", timeout=TIMEOUT)
+    assert window.current_page() is board

@@ -46,3 +46,20 @@ def test_a_kinds_own_end_reason_reads_as_words():
     # football ends on its own reasons (ball_lost, time_up); a person sees words, not codes
     assert board_end_text(result("done", "ball_lost", ("R",) * 7), None, False) == (
         "Ball lost after 7 actions.")
+
+
+def test_every_surface_hides_the_outcome_of_a_blind_study_task():
+    """The browser pane and the game pane said the score even in a blind study (only the
+    board hid it): each now gives the blind study's sentence, and a paused study task says
+    how to continue it rather than that web episodes cannot be resumed."""
+    from playbench.app.ui.models.game_play import game_end_text
+
+    web = result("done", "stopped", ("stop [Ann]",), score=1.0)
+    game = result("done", "solved", ("press [Right]",), progress=1.0, solved=1.0)
+    for text in (web_end_text(web, blind=True), game_end_text(game, blind=True)):
+        assert text == board_end_text(result(), None, blind=True)
+        assert "Score" not in text and "Progress" not in text and "Ann" not in text
+    paused = result("interrupted", "interrupted")
+    for text in (web_end_text(paused, study=True), game_end_text(paused, study=True)):
+        assert text == board_end_text(paused, None, False, study=True)
+    assert "Score 1" in web_end_text(web) and "Progress 100%" in game_end_text(game)

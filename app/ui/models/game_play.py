@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from playbench.app.ui.models.outcome import end_head
+from playbench.app.ui.models.outcome import BLIND_END, STUDY_PAUSED, end_head
 from playbench.app.ui.models.web_session import WebInput
 from playbench.app.ui.models.wording import count
 
@@ -153,13 +153,16 @@ def game_figures(hud: Mapping[str, Any], actions_left: int | None,
                        bool(hud.get("success")))
 
 
-def game_end_text(result: Any) -> str:
+def game_end_text(result: Any, *, blind: bool = False, study: bool = False) -> str:
     """The game pane's banner once an episode ended: why, after how many actions, and the
-    progress and success the task's evaluator gave."""
+    progress and success the task's evaluator gave (neither in a blind study)."""
     if result.status == "interrupted":
-        return "Interrupted - the actions so far are saved (a game cannot be resumed)."
+        return STUDY_PAUSED if study else \
+            "Interrupted - the actions so far are saved (a game cannot be resumed)."
     if result.status == "error":
         return f"The game stopped with an error ({result.end_reason}); its actions are kept."
+    if blind:
+        return BLIND_END
     n = len(result.steps)
     scores = result.scores
     progress = scores.get("progress")

@@ -77,17 +77,21 @@ Person = Callable[[str, str], HumanPlayer]
 
 
 def resume_session(state: AppState, episode_id: int, delay: float = 0.0,
-                   person: Person | None = None) -> tuple[PlaySession, Pacer | None]:
+                   person: Person | None = None,
+                   environment: Callable[[str], dict[str, Any]] | None = None,
+                   ) -> tuple[PlaySession, Pacer | None]:
     """A session continuing recorded episode ``episode_id`` with the player that began it:
     the same annotator (by pseudonym) on the surface's own player (``person``) for human
-    episodes, else the same player spec."""
+    episodes, else the same player spec. ``environment`` gives the session's environment by
+    game (the surface's: a browser kind's episode goes on in the app's shared Chromium);
+    the kind's own by default."""
     store = _store(state)
     row = store.episode(episode_id)
     ep = row.episode
     task = task_of(row)
     setting = get_setting(ep.setting or "default", task.game)
     budget = Budget.from_dict(ep.budget)
-    env = kind_env(task.game)
+    env = (environment or kind_env)(task.game)
     if row.participant.kind == "human":
         player = (person(task.game, row.participant.name) if person is not None
                   else HumanPlayer(row.participant.name))

@@ -33,6 +33,10 @@ STUDY_PAUSED = ("Paused - every step and the time used are saved. \"Continue tas
                 "or in Studies) goes on from here.")
 
 
+BLIND_END = "Task finished. Your steps are recorded; this study shows no scores."
+"""Every surface's end text in a blind study: no outcome, no score."""
+
+
 def board_end_text(result: Any, optimal: int | None, blind: bool, study: bool = False) -> str:
     """The Play tab's banner: ``optimal`` is the level's shortest solution when known;
     ``blind`` (a blind study) leaves the outcome out; ``study``: a study task, whose way
@@ -43,19 +47,23 @@ def board_end_text(result: Any, optimal: int | None, blind: bool, study: bool = 
     if result.status == "error":
         return f"The episode stopped with an error ({result.end_reason}); its steps are kept."
     if blind:
-        return "Task finished. Your steps are recorded; this study shows no scores."
+        return BLIND_END
     text = f"{end_head(result.end_reason)} after {_actions(len(result.steps))}"
     if result.end_reason == "solved" and optimal is not None:
         text += f" (optimal: {optimal})"
     return text + "."
 
 
-def web_end_text(result: Any) -> str:
-    """The browser pane's banner: the answer given (if any) and the task's score."""
+def web_end_text(result: Any, *, blind: bool = False, study: bool = False) -> str:
+    """The browser pane's banner: the answer given (if any) and the task's score (neither
+    in a blind study)."""
     if result.status == "interrupted":
-        return "Interrupted - the steps so far are saved (web episodes cannot be resumed)."
+        return STUDY_PAUSED if study else \
+            "Interrupted - the steps so far are saved (web episodes cannot be resumed)."
     if result.status == "error":
         return f"The episode stopped with an error ({result.end_reason}); its steps are kept."
+    if blind:
+        return BLIND_END
     actions = _actions(len(result.steps))
     last = result.steps[-1].action if result.steps else None
     if result.end_reason == "stopped" and last and last.startswith("stop ["):

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from playbench.app.core.episode import EpisodeResult
 from playbench.app.players.human import HumanPlayer
@@ -43,10 +44,12 @@ class StudySession(PlaySession):
     """One queue item played (or continued) by the annotator in the play view."""
 
     def __init__(self, store: Store, queue: StudyQueue, item: QueueItem, player: HumanPlayer,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, **env: Any) -> None:
+        """``env`` (``env_factory``, ``spec``) as for :class:`PlaySession`: what the task's
+        surface needs beyond a board game's own environment (the shared Chromium, say)."""
         plan = queue.plan(item)
         super().__init__(store, plan.task, plan.setting, plan.budget, player, seed=plan.seed,
-                         meta=plan.meta, clock=clock)
+                         meta=plan.meta, clock=clock, **env)
         self.queue = queue
         self.item = item
         self.study = plan.study

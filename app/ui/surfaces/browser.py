@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from playbench.app.players.human import HumanPlayer
 from playbench.app.ui.browser import BrowserPlayView
@@ -39,6 +40,10 @@ class OnTheBrowser:
 
     def person(self, annotator: str) -> HumanPlayer:
         return WebHumanPlayer(annotator, {"input": self.input})
+
+    def environment(self, ctx: SurfaceContext, game: str) -> dict[str, Any]:
+        runtime = shared_runtime(ctx)
+        return {"env_factory": runtime.make_env, "spec": runtime.kind(game)}
 
     def human_session(self, ctx: SurfaceContext, req: StartRequest) -> PlaySession:
         return web_human_session(ctx.state, req, shared_runtime(ctx),

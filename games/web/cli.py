@@ -1,6 +1,7 @@
-"""``playbench web``: check VWA task files, list tasks, log in to VWA's sites, evaluate one
-task's checks, serve the offline site. (Web tasks are played like any kind: ``playbench run
---game web --tasks FILE[:RANGE]``.)
+"""``playbench web``, the web kind's own command (a ``playbench.commands`` entry point,
+:mod:`playbench.games.commands`): check VWA task files, list tasks, log in to VWA's sites,
+evaluate one task's checks, serve the offline site. (Web tasks are played like any kind:
+``playbench run --game web --tasks FILE[:RANGE]``.)
 
 ``check`` prints one line per task - ``ok`` or what makes it unusable (warnings are shown but do
 not fail) - and exits 1 when any task is unusable; given a directory (VWA's
@@ -24,14 +25,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playbench.app.cli.common import UsageError, parse_key_values, table
+from playbench.games.commands import CommandContext, CommandError, key_values
 
 EXIT_UNUSABLE = 1
 
 
-def add_parsers(sub) -> None:
-    p = sub.add_parser("web", help="web tasks: check task files, list tasks, serve the "
-                                   "offline classifieds site")
+class WebCommand:
+    """``playbench web``."""
+
+    name = "web"
+    help = "web tasks: check task files, list tasks, serve the offline classifieds site"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        _add_commands(parser)
+
+
+def _add_commands(p: argparse.ArgumentParser) -> None:
     wsub = p.add_subparsers(dest="web_command", metavar="WEB_COMMAND")
     c = wsub.add_parser("check", help="check a VWA task file: one line per task, exit 1 if "
                                       "any task is unusable")
@@ -40,18 +49,18 @@ def add_parsers(sub) -> None:
                                                 "(VWA's config_files/vwa)")
     _site_option(c)
     _root_option(c)
-    c.set_defaults(handler=cmd_check)
+    c.set_defaults(run=cmd_check)
     t = wsub.add_parser("tasks", help="list the tasks of a file or bundled set")
     t.add_argument("file", metavar="FILE[:RANGE]", nargs="?", default="classifieds")
     _root_option(t)
-    t.set_defaults(handler=cmd_tasks)
+    t.set_defaults(run=cmd_tasks)
     g = wsub.add_parser("login", help="log in to the sites the tasks need and write the "
                                       "storage state files they name (login recipes: web "
                                       "settings)")
     g.add_argument("file", metavar="FILE[:RANGE]", help="VWA task file")
     _site_option(g)
     _root_option(g)
-    g.set_defaults(handler=cmd_login)
+    g.set_defaults(run=cmd_login)
     e = wsub.add_parser("evaluate", help="run one task's checks on an answer and a final URL "
                                          "(and page HTML); print each result and the score "
                                          "as JSON")
@@ -66,12 +75,12 @@ def add_parsers(sub) -> None:
                         "or the live --url) so CSS/JS locators and image checks can run")
     _site_option(e)
     _root_option(e)
-    e.set_defaults(handler=cmd_evaluate)
+    e.set_defaults(run=cmd_evaluate)
     s = wsub.add_parser("serve", help="run the offline classifieds site until Ctrl-C")
     s.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free "
                                                        "one)")
-    s.set_defaults(handler=cmd_serve)
-    p.set_defaults(handler=lambda args: _no_command(p))
+    s.set_defaults(run=cmd_serve)
+    p.set_defaults(run=_no_command)
 
 
 def _site_option(parser: argparse.ArgumentParser) -> None:
@@ -87,33 +96,32 @@ def _root_option(parser: argparse.ArgumentParser) -> None:
                              "checkout the file sits in, else the file's directory)")
 
 
-def _no_command(parser: argparse.ArgumentParser) -> int:
-    raise UsageError("web needs a command: check, tasks, login, evaluate or serve")
+def _no_command(args: argparse.Namespace, ctx: CommandContext) -> int:
+    raise CommandError("web needs a command: check, tasks, login, evaluate or serve")
 
 
 def _vwa_root(args: argparse.Namespace) -> Path | None:
     root: Path | None = getattr(args, "vwa_root", None)
     if root is not None and not root.is_dir():
-        raise UsageError(f"--vwa-root {root}: not a directory")
+        raise CommandError(f"--vwa-root {root}: not a directory")
     return root
 
 
-def _config(args: argparse.Namespace):
-    from playbench.app.agents.profiles import config_dir
+def _config(args: argparse.Namespace, ctx: CommandContext) -> Any:
     from playbench.games.web.config import WebConfigError, load_config
     try:
-        config = load_config(config_dir=config_dir())
+        config = load_config(config_dir=ctx.config_dir())
     except WebConfigError as err:
-        raise UsageError(str(err)) from None
+        raise CommandError(str(err)) from None
     sites = {k.strip("_").upper(): v for k, v in
-             parse_key_values(getattr(args, "site", None), "--site").items()}
+             key_values(getattr(args, "site", None), "--site").items()}
     return config.with_sites(sites)
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace, ctx: CommandContext) -> int:
     """One line per task; a directory (VWA's ``config_files/vwa``) checks every ``*.json``
     file directly in it, each line naming its file, with a count per file and in all."""
-    config = _config(args)
+    config = _config(args, ctx)
     path = Path(args.file)
     if not path.is_dir():
         usable, total = _check_file(args.file, config, _vwa_root(args), "")
@@ -121,7 +129,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE if usable < total else 0
     files = sorted(p for p in path.glob("*.json") if p.is_file())
     if not files:
-        raise UsageError(f"{path}: no .json task file in this directory")
+        raise CommandError(f"{path}: no .json task file in this directory")
     usable = total = 0
     for file in files:
         u, t = _check_file(str(file), config, _vwa_root(args), f"{file.name}: ")
@@ -158,7 +166,7 @@ def _check_file(spec: str, config: Any, vwa_root: Path | None, prefix: str) -> t
     return len(tasks) - unusable, len(tasks)
 
 
-def cmd_tasks(args: argparse.Namespace) -> int:
+def cmd_tasks(args: argparse.Namespace, ctx: CommandContext) -> int:
     from playbench.games.web.sources import load_tasks
     from playbench.games.web.tasks import task_from_level
     rows = []
@@ -167,18 +175,18 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         kinds = ",".join(wt.eval.get("eval_types") or [])
         rows.append([task.level.number, wt.config.get("overall_difficulty") or "-", kinds,
                      len(wt.reference), wt.intent[:70]])
-    table(["id", "difficulty", "evaluators", "ref", "intent"], rows)
+    ctx.table(["id", "difficulty", "evaluators", "ref", "intent"], rows)
     return 0
 
 
-def cmd_login(args: argparse.Namespace) -> int:
+def cmd_login(args: argparse.Namespace, ctx: CommandContext) -> int:
     """Write every storage state file the tasks name: one fresh browser context per file
     logs in to each site its tasks need (playbench.games.web.login). Passwords are never printed."""
     from playbench.games.browser.browser import Browser
     from playbench.games.web.login import LoginError, state_files, write_state
     from playbench.games.web.sources import load_tasks
     from playbench.games.web.tasks import task_from_level
-    config = _config(args)
+    config = _config(args, ctx)
     states = state_files(task_from_level(t.level) for t in load_tasks(args.file, _vwa_root(args)))
     if not states:
         print("no task of this file names a storage_state file; nothing to write")
@@ -202,7 +210,7 @@ def cmd_login(args: argparse.Namespace) -> int:
     return EXIT_UNUSABLE if asyncio.run(write_all()) else 0
 
 
-def cmd_evaluate(args: argparse.Namespace) -> int:
+def cmd_evaluate(args: argparse.Namespace, ctx: CommandContext) -> int:
     """One task's checks, through the scoring episodes use (playbench.games.web.scoring.score_task),
     on a given answer and final page; see :mod:`playbench.games.web.offline` for what runs without a
     browser. Prints one JSON object."""
@@ -213,7 +221,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from playbench.games.web.tasks import task_from_level
     name, ids = split_source(args.task)
     if ids is None or not ids.isdigit():
-        raise UsageError(f"name one task as FILE:ID, got {args.task!r}")
+        raise CommandError(f"name one task as FILE:ID, got {args.task!r}")
     levels = load_levels(args.task, _vwa_root(args))
     if len(levels) != 1:
         raise LevelError(f"task {ids} is not one task of {name}")
@@ -222,8 +230,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         try:
             html = Path(args.page_html).read_text(encoding="utf-8", errors="replace")
         except OSError as err:
-            raise UsageError(f"--page-html {args.page_html}: {err.strerror or err}") from None
-    config = _config(args)
+            raise CommandError(f"--page-html {args.page_html}: {err.strerror or err}") from None
+    config = _config(args, ctx)
     result: dict[str, Any] = asyncio.run(evaluate_task(
         task_from_level(levels[0]), {k: v for k, v in config.site_map().items() if v},
         args.answer, args.url, html, browser=args.browser))
@@ -231,7 +239,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace, ctx: CommandContext) -> int:
     from playbench.resources.web.site import TEST_PASSWORD, TEST_USER, ClassifiedsServer
     server = ClassifiedsServer(port=args.port)
     base = server.start()
@@ -247,4 +255,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_parsers"]
+COMMAND = WebCommand()
+
+__all__ = ["COMMAND", "WebCommand"]
