@@ -180,6 +180,8 @@ def test_a_stopped_repair_resumes_in_the_css_repair_tab(qtbot, make_window, shar
     assert window.current_page() is view
     assert view.session.episode_id == episode_id and len(view.session.steps) == 2
     assert view.model.ssim > 0.9  # the recorded edit was applied again
+    assert first.env.browser is shared  # both runs on the window's one Chromium
+    assert view.session.env.browser is shared
     click(qtbot, view.done)
     qtbot.waitUntil(lambda: view.session.result is not None, timeout=TIMEOUT)
     assert view.session.result.scores["solved"] == 1.0
