@@ -1,9 +1,9 @@
 """The CSS repair surface: a person repairs a page's CSS with the tools a model gets.
 
-Thin widgets over :class:`playbench.app.ui.models.css_repair.CssRepairModel`: the target and the
-current rendering side by side (the environment's frame), the page's elements to pick from,
-the rules that match the picked element, the rule shown with its properties, a property and
-value to set, and buttons for VAB-CSS's four tools and "It is fixed". Every button is one
+Thin widgets over the kind's tool panel (:mod:`playbench.app.ui.models.tool_panel`): the target
+and the current rendering side by side (the environment's frame), the page's elements to pick
+from, the rules that match the picked element, the rule shown with its properties, a property
+and value to set, and buttons for VAB-CSS's four tools and "It is fixed". Every button is one
 step, recorded as the tool call a model would make (docs/reference/web.md, "VAB CSS").
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
-from playbench.app.ui.models.css_repair import CssRepairModel
 from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.outcome import BLIND_END
 from playbench.app.ui.models.session import PlaySession
+from playbench.app.ui.models.tool_panel import ToolPanel, panel_for
 from playbench.app.ui.models.web_session import WebRuntime
 from playbench.app.ui.qt import (
     QHBoxLayout,
@@ -43,7 +43,8 @@ class CssRepairView(SurfaceView):
 
     def __init__(self, ctx: SurfaceContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self.model = CssRepairModel(self._submit)
+        self.model: ToolPanel | None = None
+        """The episode's tool panel (the kind makes one per episode)."""
 
         self.title = QLabel("Choose a CSS repair task in the Library.")
         self.title.setObjectName("heading")
@@ -121,8 +122,8 @@ class CssRepairView(SurfaceView):
         self.selectors.itemDoubleClicked.connect(lambda _i: self._show_rule())
         self.apply.clicked.connect(self._edit)
         self.value.returnPressed.connect(self._edit)
-        self.revert.clicked.connect(lambda: self.model.revert())
-        self.done.clicked.connect(lambda: self.model.fixed())
+        self.revert.clicked.connect(lambda: self.panel.revert())
+        self.done.clicked.connect(lambda: self.panel.fixed())
         self.banner.view_button.clicked.connect(self.view_episode)
         self.banner.next_button.clicked.connect(self.go_next)
         self.banner.library_button.clicked.connect(self.go_library)
@@ -138,11 +139,17 @@ class CssRepairView(SurfaceView):
     def show_finished(self, text: str, *, can_view: bool) -> None:
         self.banner.show_end(text, False, can_go_next=False, can_view=can_view)
 
+    @property
+    def panel(self) -> ToolPanel:
+        """The panel of the episode shown (controls act only while one is)."""
+        assert self.model is not None, "no CSS repair episode is shown"
+        return self.model
+
     def show_heading(self, text: str) -> None:
         self.title.setText(f"{text} · {self.title.text()}")
 
     def show_session(self, session: PlaySession, host: EpisodeHost) -> None:
-        self.model = CssRepairModel(self._submit)
+        self.model = panel_for(session.spec, self._submit)
         level = session.task.level
         self.title.setText(f"CSS repair · {level.title or f'task {level.number}'} · "
                            f"{session.setting.name}")
@@ -167,20 +174,20 @@ class CssRepairView(SurfaceView):
     def _find(self) -> None:
         item = self.elements.currentItem()
         if item is not None:
-            self.model.pick(item.text())
+            self.panel.pick(item.text())
 
     def _show_rule(self) -> None:
         item = self.selectors.currentItem()
         if item is not None:
-            self.model.show_rule(item.text())
+            self.panel.show_rule(item.text())
 
     def _edit(self) -> None:
-        selector = self.model.rule_selector
+        selector = self.panel.rule_selector
         item = self.selectors.currentItem()
         if not selector and item is not None:
             selector = item.text()
         if selector and self.prop.text().strip() and self.value.text().strip():
-            self.model.edit(selector, self.prop.text(), self.value.text())
+            self.panel.edit(selector, self.prop.text(), self.value.text())
 
     # -- episode events -------------------------------------------------------------------
 
@@ -194,27 +201,27 @@ class CssRepairView(SurfaceView):
             solved = scores.get("solved") == 1.0
             host = self.host
             text = (BLIND_END if host.blind
-                    else ("Solved: " if solved else "Not solved: ") + self.model.status())
+                    else ("Solved: " if solved else "Not solved: ") + self.panel.status())
             self.status.setText(text)
             self.banner.show_end(text, solved and not host.blind,
                                  next_text=host.next_text or "Next task",
                                  can_go_next=host.can_go_next(), can_view=not host.blind)
 
     def _observed(self, obs: Any, first: bool = False) -> None:
-        self.model.observe(obs)
+        self.panel.observe(obs)
         if first:
             self.elements.clear()
-            self.elements.addItems(self.model.elements())
-            self.hint.setText(f"Hint: {self.model.hint}")
-        if self.model.last_call.startswith("get_selectors"):
+            self.elements.addItems(self.panel.elements())
+            self.hint.setText(f"Hint: {self.panel.hint}")
+        if self.panel.listed_selectors():
             self.selectors.clear()
-            self.selectors.addItems(list(self.model.selectors))
+            self.selectors.addItems(list(self.panel.selectors))
         self.rule.setPlainText(
-            (f"{self.model.rule_selector} {{\n" if self.model.rule_selector else "")
-            + "".join(f"  {p}: {v};\n" for p, v in self.model.rule)
-            + ("}" if self.model.rule_selector else ""))
-        self.result.setPlainText(self.model.result)
-        self.status.setText(self.model.status())
+            (f"{self.panel.rule_selector} {{\n" if self.panel.rule_selector else "")
+            + "".join(f"  {p}: {v};\n" for p, v in self.panel.rule)
+            + ("}" if self.panel.rule_selector else ""))
+        self.result.setPlainText(self.panel.result)
+        self.status.setText(self.panel.status())
         if obs.frame is not None:
             self._frame = frame_image(obs.frame)
             self._fit()

@@ -23,6 +23,7 @@ import numpy as np
 
 from playbench.games.base import Level, LevelError, RuleOption
 from playbench.games.css_repair import plans, project
+from playbench.games.css_repair.panel import Submit, ToolPanel
 from playbench.games.css_repair.tools import CssAnswers
 from playbench.games.jsonlines import json_list
 from playbench.games.kind import Capabilities, EnvServices, Source
@@ -192,6 +193,10 @@ class CssRepairKind:
         sheets = project.load_project(b.project).sheets
         rules = sum(1 for sheet in sheets for _ in sheet.rules())
         return (b.project, property_kind(b.property), str(len(sheets)), str(rules))
+
+    def tool_panel(self, submit: Submit) -> ToolPanel:
+        """A fresh tool panel for a person's episode (the app's CSS surface draws it)."""
+        return ToolPanel(submit)
 
     def describe(self, level: Level) -> Mapping[str, Any]:
         """The Library's task row: number, hint as the objective, project, how it is judged."""

@@ -1,13 +1,15 @@
-"""The CSS repair view's logic (no Qt here): what a person picks, reads and edits, turned
-into the same tool calls a model makes (``playbench.games.css_repair.tools``).
+"""The CSS repair tool panel's state (no Qt here): what a person picks, reads and edits, turned
+into the same tool calls a model makes (:mod:`playbench.games.css_repair.tools`).
 
 A person works like VAB-CSS's agent (docs/reference/web.md, "VAB CSS"): pick an element of
 the page, see the rules that style it, read one rule, edit one property, revert, and say the
-page is fixed. Each button of the view calls one method here, which builds the call's
-canonical text and submits it to the human player, so the step is recorded as exactly the
-tool call a model would make (``edit_rule(".card", "padding", "20px")``), read through the
-kind's parser like a model's reply. The view model also keeps what the last observation
-said: the result of the last tool, the SSIM, the elements of the page and the rule shown.
+page is fixed. Each control of the app's CSS surface calls one method here, which builds the
+call's canonical text and hands it on with the raw gesture, so the step is recorded as exactly
+the tool call a model would make (``edit_rule(".card", "padding", "20px")``), read through the
+kind's parser like a model's reply. The panel also keeps what the last observation said: the
+result of the last tool, the SSIM, the elements of the page and the rule shown. The kind hands
+a fresh panel to each episode (:meth:`CssRepairKind.tool_panel`); the app knows it only by the
+shape its surface asks for.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playbench.app.players.human import HumanInput
 from playbench.games.css_repair.tools import (
     EDIT_RULE,
     FIXED,
@@ -69,11 +70,15 @@ def declarations_in(result: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(_DECLARATION.match, result.splitlines()) if m]
 
 
-@dataclass
-class CssRepairModel:
-    """The state behind the view; ``submit`` hands one input to the human player."""
+Submit = Callable[[str, str], None]
+"""Hands one call on: its canonical text and the raw gesture (``pick:header.top``)."""
 
-    submit: Callable[[HumanInput], None]
+
+@dataclass
+class ToolPanel:
+    """The state behind the surface; ``submit`` hands each call to the person's player."""
+
+    submit: Submit
     html: str = ""
     hint: str = ""
     result: str = ""
@@ -112,7 +117,7 @@ class CssRepairModel:
     def _send(self, call: Call, raw: str) -> str:
         text = call.text()
         self.last_call = text
-        self.submit(HumanInput.move(text, raw))
+        self.submit(text, raw)
         return text
 
     def pick(self, element: str) -> str:
@@ -133,6 +138,10 @@ class CssRepairModel:
     def fixed(self) -> str:
         return self._send(Call(FIXED), "button:fixed")
 
+    def listed_selectors(self) -> bool:
+        """Whether the last call listed the rules of an element (the rule list changes)."""
+        return self.last_call.startswith(GET_SELECTORS)
+
     def status(self) -> str:
         """One line for the view: the similarity now and at the start."""
         if self.ssim is None:
@@ -141,4 +150,4 @@ class CssRepairModel:
         return f"SSIM to the target: {self.ssim:.3f}{start}; success above 0.9"
 
 
-__all__ = ["CssRepairModel", "page_elements", "selectors_in", "declarations_in"]
+__all__ = ["Submit", "ToolPanel", "declarations_in", "page_elements", "selectors_in"]
