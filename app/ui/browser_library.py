@@ -13,6 +13,7 @@ from playbench.app.core.settings import get_setting
 from playbench.app.ui.dialogs import existing_directory, open_file_name
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.catalog import PackRef
+from playbench.app.ui.models.geometry import columns_to_hide
 from playbench.app.ui.models.profiles import describe, load_profiles
 from playbench.app.ui.models.start import SCRIPTED_PLAYERS, StartRequest, budget_for
 from playbench.app.ui.models.web_catalog import WebTaskRow, load_rows, web_packs
@@ -64,6 +65,30 @@ def browser_kind() -> TaskKind:
     return browser_kinds()[0]
 
 
+OBJECTIVE_ROOM = 180
+"""The width the objective column keeps: a narrower table hides its last fact columns (each
+fact is in the task's details beside the table too)."""
+FACT_WIDTH = 120
+"""The widest a fact column gets (a longer value is cut, whole in its tooltip)."""
+
+
+class FittingTable(QTableWidget):
+    """The task table: the objective (column 1) stretches, and when the table is too narrow
+    for it to keep :data:`OBJECTIVE_ROOM`, the last fact columns are hidden until it does."""
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        wanted = [min(FACT_WIDTH, max(self.sizeHintForColumn(c),
+                                      self.horizontalHeader().sectionSizeHint(c)))
+                  for c in range(self.columnCount())]
+        hidden = columns_to_hide(self.viewport().width(), wanted, 1, OBJECTIVE_ROOM)
+        for c in range(self.columnCount()):
+            self.setColumnHidden(c, c in hidden)
+
+
 class WebTasksPanel(QWidget):
     """Choose a web task and start it; ``start_requested`` carries a ``StartRequest``."""
 
@@ -89,7 +114,7 @@ class WebTasksPanel(QWidget):
         self.search.setPlaceholderText("Filter by objective, difficulty or evaluator")
         self.search.setClearButtonEnabled(True)
         self.count = QLabel("")
-        self.table = QTableWidget(0, len(COLUMNS))
+        self.table = FittingTable(0, len(COLUMNS))
         self.table.setObjectName("web_tasks")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().setVisible(False)
@@ -102,7 +127,7 @@ class WebTasksPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         # No fact column may take the objective's room: a long one is cut, whole in its tooltip.
-        header.setMaximumSectionSize(120)
+        header.setMaximumSectionSize(FACT_WIDTH)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         own = library_columns(self.kind)
         self.columns = (*COLUMNS[:2], *own) if own else COLUMNS
@@ -258,6 +283,7 @@ class WebTasksPanel(QWidget):
                 item.setToolTip(str(v))  # whole, where the column cuts it
                 self.table.setItem(i, col, item)
         self.count.setText(f"{len(self.shown)} of {len(self.rows)} tasks")
+        self.table.fit_columns()  # the facts' widths changed with the rows
         self.table.clearSelection()
         if self.shown:
             self.table.selectRow(0)

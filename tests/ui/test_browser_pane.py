@@ -446,3 +446,19 @@ def readable(qtbot, board, zoomed) -> None:
     assert (dialog.picture.pixmap().width(), dialog.picture.pixmap().height()) == (
         image.width(), image.height())
     dialog.close()
+
+
+def test_ctrl_q_in_the_browser_pane_closes_the_window_and_keeps_the_steps(window, qtbot):
+    """Ctrl+Q with the page focused is the app's Quit, not a key sent to the page: the
+    window closes as with its close button and the web episode's steps are kept."""
+    session = start_task(qtbot, window, 1)
+    view = window.play_place.view("browser")
+    wheel(view, 1)
+    steps_done(qtbot, view, 1)
+    view.page.canvas.setFocus()
+    store = window.state.store
+    with qtbot.waitSignal(window.closed, timeout=TIMEOUT):
+        qtbot.keyClick(view.page.canvas, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    row = store.episode(session.episode_id)
+    assert row.episode.status == "interrupted" and len(store.steps(session.episode_id)) == 1
+    assert not any(s.action.startswith("press") for s in store.steps(session.episode_id))

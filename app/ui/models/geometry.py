@@ -4,7 +4,7 @@ that went away). Plain numbers, no Qt, so the rules are tested on their own."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,3 +49,19 @@ def fit(available: Rect, saved: Rect | None = None,
     x = min(max(saved.x, available.x), available.x + available.w - w)
     y = min(max(saved.y, available.y), available.y + available.h - h)
     return Rect(x, y, w, h)
+
+
+def columns_to_hide(width: int, sections: Sequence[int], stretch: int, keep: int) -> set[int]:
+    """The columns of a table ``width`` px wide to hide so that its stretching column
+    (``stretch``) keeps at least ``keep`` px beside the others (``sections``: each column's
+    wanted width). The last columns go first; the first column and the stretching one stay."""
+    hidden: set[int] = set()
+    used = sum(w for i, w in enumerate(sections) if i != stretch)
+    for i in reversed(range(len(sections))):
+        if width - used >= keep:
+            break
+        if i in (0, stretch):
+            continue
+        hidden.add(i)
+        used -= sections[i]
+    return hidden
