@@ -21,7 +21,6 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -65,6 +64,7 @@ from playbench.games.capabilities import (
     source_picker,
     unavailable,
 )
+from playbench.games.plugins import EntryPointRegistry
 from playbench.games.replay_spec import ReplaySpec
 from playbench.games.types import Invalid, Setting, Task
 
@@ -261,46 +261,31 @@ class TaskKind(Protocol):
         an import refuses such a level before anything is written."""
 
 
-class Registry:
+class Registry(EntryPointRegistry[TaskKind]):
     """The task kinds found through entry points, loaded on first use of each.
 
     Listing names loads no kind's code; ``get`` loads one. Pass a registry in where it is
     needed; :func:`default_registry` is the installed one.
     """
 
+    group = ENTRY_POINT_GROUP
+
     def __init__(self, entry_points: Sequence[importlib.metadata.EntryPoint] | None = None,
                  kinds: Sequence[TaskKind] = ()) -> None:
-        self._entry_points = entry_points
-        self._given = {k.name: k for k in kinds}
-        self._loaded: dict[str, TaskKind] = {}
+        super().__init__(entry_points, kinds)
 
-    @cached_property
-    def _points(self) -> dict[str, importlib.metadata.EntryPoint]:
-        points = self._entry_points
-        if points is None:
-            points = list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
-        return {ep.name: ep for ep in points}
+    def accepts(self, plugin: object, name: str) -> bool:
+        return isinstance(plugin, TaskKind) and plugin.name == name
 
-    def names(self) -> list[str]:
-        """Registered kind names, in a stable order (bundled first as declared, then others)."""
-        return list(dict.fromkeys([*self._given, *self._points]))
+    def unknown(self, name: str) -> Exception:
+        return UnknownKind(f"unknown game {name!r} (valid: {', '.join(self.names())})")
 
-    def get(self, name: str) -> TaskKind:
-        kind = self._given.get(name) or self._loaded.get(name)
-        if kind is not None:
-            return kind
-        point = self._points.get(name)
-        if point is None:
-            raise UnknownKind(f"unknown game {name!r} (valid: {', '.join(self.names())})")
-        try:
-            kind = point.load()
-        except Exception as err:  # a broken plugin must not take the app down with it
-            raise KindError(f"task kind {name!r} ({point.value}) failed to load: {err}") from err
-        if not isinstance(kind, TaskKind) or kind.name != name:
-            raise KindError(f"entry point {name!r} ({point.value}) is not a task kind named "
-                            f"{name!r}")
-        self._loaded[name] = kind
-        return kind
+    def refused(self, name: str, point: importlib.metadata.EntryPoint,
+                err: Exception | None) -> Exception:
+        if err is not None:
+            return KindError(f"task kind {name!r} ({point.value}) failed to load: {err}")
+        return KindError(f"entry point {name!r} ({point.value}) is not a task kind named "
+                         f"{name!r}")
 
     def listing(self) -> list[TaskKind]:
         """Every kind, loaded, in the order people see them: by the kind's

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
-from importlib.metadata import EntryPoint, entry_points
+from collections.abc import Sequence
 from typing import Any
 
 from playbench.app.cli.common import UsageError, table
 from playbench.games.commands import GROUP, CommandContext, CommandError, KindCommand
+from playbench.games.plugins import EntryPoint, EntryPointRegistry
 
 
 def _context() -> CommandContext:
@@ -24,31 +24,39 @@ def _context() -> CommandContext:
     return CommandContext(config_dir=config_dir, table=table)
 
 
-def _loaded(found: Iterable[EntryPoint], taken: set[str]) -> list[KindCommand]:
-    commands: list[KindCommand] = []
-    for ep in found:
-        try:
-            command = ep.load()
-        except Exception as err:  # noqa: BLE001 - a broken plugin costs its own command
-            print(f"warning: the command {ep.name!r} ({ep.value}) could not be loaded and is "
-                  f"left out: {type(err).__name__}: {err}", file=sys.stderr)
+class CommandRegistry(EntryPointRegistry[KindCommand]):
+    """The commands kinds add, by entry-point name."""
+
+    group = GROUP
+
+    def accepts(self, plugin: object, name: str) -> bool:
+        return isinstance(plugin, KindCommand) and plugin.name == name
+
+    def unknown(self, name: str) -> Exception:
+        return UsageError(f"no command named {name!r} is installed")
+
+    def refused(self, name: str, point: EntryPoint, err: Exception | None) -> Exception:
+        if err is not None:
+            return UsageError(f"the command {name!r} ({point.value}) could not be loaded and "
+                              f"is left out: {type(err).__name__}: {err}")
+        return UsageError(f"the command {name!r} ({point.value}) is not a command named "
+                          f"{name!r} (it needs name, help and add_arguments) and is left out")
+
+
+def add_parsers(sub: Any, found: Sequence[EntryPoint] | None = None) -> None:
+    """Add every installed kind command to ``sub`` (the ``playbench`` subparsers); one that
+    cannot be used, or wants a built-in command's name, is left out with a warning."""
+    commands = CommandRegistry(found)
+    for name in commands.names():
+        if name in sub.choices:
+            print(f"warning: the command {name!r} ({commands.where(name)}) has the "
+                  "name of a built-in command and is left out", file=sys.stderr)
             continue
-        if not isinstance(command, KindCommand):
-            print(f"warning: the command {ep.name!r} ({ep.value}) is not a command (it needs "
-                  "name, help and add_arguments) and is left out", file=sys.stderr)
-        elif command.name in taken:
-            print(f"warning: the command {ep.name!r} ({ep.value}) has the name of another "
-                  f"command ({command.name!r}) and is left out", file=sys.stderr)
-        else:
-            taken.add(command.name)
-            commands.append(command)
-    return commands
-
-
-def add_parsers(sub: Any, found: Iterable[EntryPoint] | None = None) -> None:
-    """Add every installed kind command to ``sub`` (the ``playbench`` subparsers)."""
-    taken = set(sub.choices)
-    for command in _loaded(entry_points(group=GROUP) if found is None else found, taken):
+        try:
+            command = commands.get(name)
+        except UsageError as err:
+            print(f"warning: {err}", file=sys.stderr)
+            continue
         parser = sub.add_parser(command.name, help=command.help)
         command.add_arguments(parser)
         parser.set_defaults(handler=lambda args, c=command: run(c, args))

@@ -81,8 +81,9 @@ def test_a_broken_or_clashing_command_is_left_out_with_a_warning(capsys):
     assert "'broken' (no_such_module_here:COMMAND) could not be loaded" in err
     assert "'notacommand' (argparse:ArgumentParser) is not a command" in err
     # the built-in "run" keeps its name; a second registration of a name is refused too
-    assert "'run' (tests.cli.test_kind_commands:CLASH) has the name of another" in err
-    assert "'lightsout-again' (pb_lightsout.command:COMMAND) has the name of another" in err
+    assert "'run' (tests.cli.test_kind_commands:CLASH) has the name of a built-in" in err
+    assert ("'lightsout-again' (pb_lightsout.command:COMMAND) is not a command named "
+            "'lightsout-again'") in err
     assert sorted(sub.choices) == ["lightsout", "run"]
     args = parser.parse_args(["lightsout"])
     with pytest.raises(UsageError, match="lightsout needs a command"):

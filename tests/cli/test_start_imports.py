@@ -28,7 +28,8 @@ def command_modules() -> tuple[str, ...]:
 
 
 LIGHT_PLAYBENCH = ("playbench", "playbench.app", "playbench.app.cli", "playbench.app.choices",
-                   "playbench.games", "playbench.games.commands", *command_modules())
+                   "playbench.games", "playbench.games.commands", "playbench.games.plugins",
+                   *command_modules())
 
 
 def imported_modules(*args: str) -> list[str]:
