@@ -199,6 +199,7 @@ def _log(group: _Group, samples: list[EvalSample], study: dict | None) -> EvalLo
     spec = EvalSpec(
         eval_id=digest, run_id=digest, created=created, task=group.task_set, task_id=digest,
         task_display_name=f"{group.task_set} ({group.setting})",
+        task_args={"setting": group.setting},
         solver=f"playbench/{group.participant['kind']}",
         dataset=EvalDataset(name=group.task_set, samples=len(samples),
                             sample_ids=sorted({str(s.id) for s in samples})),

@@ -66,8 +66,10 @@ def task_text(episode: dict[str, Any]) -> str:
     text = level.get("text") or ""
     if len(text) > _INPUT_TEXT_LONGEST:
         text = text[:_INPUT_TEXT_LONGEST] + " ..."
+    fence = "~~~~" if "```" in text else "```"  # the viewer renders markdown: keep the text
     return (f"{episode['game']} level {level['number']}{title}, setting {episode['setting']}, "
-            f"budget {episode['budget'].get('max_actions')} actions.\n\n{text}")
+            f"budget {episode['budget'].get('max_actions')} actions.\n\n{fence}\n{text}\n"
+            f"{fence}")
 
 
 def _images(hashes: Sequence[str | None], frame_png: FrameBytes

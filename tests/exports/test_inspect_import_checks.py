@@ -109,7 +109,8 @@ def test_a_log_larger_than_the_limit_is_refused_before_it_is_read(logs, empty, m
     _refused(empty, [biggest], "bytes unpacked; PlayBench reads logs of at most 4,096")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(st.binary(max_size=300),
                       st.builds(lambda t: b'{"version": 2, "status": "success", ' + t,
                                 st.binary(max_size=200)),
