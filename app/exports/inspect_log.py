@@ -53,6 +53,10 @@ FORMAT = "playbench-inspect"
 """``eval.metadata["playbench"]["format"]`` of every log PlayBench writes."""
 SCHEMA_VERSION = 1
 """Version of what PlayBench keeps in the logs' metadata; readers refuse a newer one."""
+PART_STEPS = 20_000
+"""Steps a log holds at most, give or take one episode: a log is built whole in memory before
+inspect_ai writes it, so a larger group (a long sweep) is written as several logs (``part2``,
+``part3``, ...). 20,000 steps of Sokoban took about 300 MB at the peak."""
 HEADLINE = ("solved", "score", "completion")
 """Scores listed first, in this order: Inspect's viewer headlines a log's first score."""
 
@@ -188,12 +192,12 @@ def _total_usage(samples: Sequence[EvalSample]) -> dict[str, ModelUsage]:
     return out
 
 
-def _log(group: _Group, samples: list[EvalSample], study: dict | None) -> EvalLog:
+def _log(group: _Group, samples: list[EvalSample], study: dict | None, part: int) -> EvalLog:
     starts = [s.started_at for s in samples if s.started_at]
     ends = [s.completed_at for s in samples if s.completed_at]
     created = min(starts) if starts else datetime.now(UTC).isoformat()
     key = f"{group.task_set}\0{group.participant['kind']}\0{group.participant['name']}\0" \
-          f"{group.setting}\0{study['id'] if study else ''}"
+          f"{group.setting}\0{study['id'] if study else ''}\0{part}"
     digest = hashlib.sha256(key.encode()).hexdigest()[:22]
     model = model_name(group.participant)
     spec = EvalSpec(
@@ -208,7 +212,7 @@ def _log(group: _Group, samples: list[EvalSample], study: dict | None) -> EvalLo
         metadata={"playbench": {"format": FORMAT, "schema_version": SCHEMA_VERSION,
                                 "version": __version__, "task_set": group.task_set,
                                 "participant": group.participant, "setting": group.setting,
-                                "study": study}})
+                                "part": part, "study": study}})
     return EvalLog(status="success", eval=spec, results=_results(samples),
                    stats=EvalStats(started_at=created, completed_at=max(ends) if ends else "",
                                    model_usage=_total_usage(samples)),
@@ -223,6 +227,8 @@ def log_name(group_log: EvalLog) -> str:
     when = re.sub(r"[^0-9T]", "", spec.created[:19].replace("-", "").replace(":", ""))
     who = meta.get("participant", {})
     parts = [spec.task, f"{who.get('kind')}-{who.get('name')}", meta.get("setting", "")]
+    if meta.get("part", 1) > 1:
+        parts.append(f"part{meta['part']}")
     return f"{when}_{'_'.join(_slug(str(p)) for p in parts)}_{spec.eval_id[:8]}.eval"
 
 
@@ -241,22 +247,31 @@ def export_inspect(store: Store, out: Path, episode_ids: Sequence[int] | None = 
     names = {sid: studies[uid]["name"] for sid, uid in uids.items()}
     report = InspectReport()
     for group in _groups(rows, names):
-        samples = []
+        study_uid = uids.get(group.study_id) if group.study_id is not None else None
+        study = studies.get(study_uid) if study_uid else None
+        samples: list[EvalSample] = []
+        held = 0
+        part = 1
         epochs: dict[str, int] = {}
         for row in group.rows:
             steps = store.steps(row.episode.id)
             wanted = {s.frame for s in steps if s.frame} | (
                 {row.episode.start_frame} if row.episode.start_frame else set())
-            frames = store.frames(wanted)
             sid = sample_id(row)
             epochs[sid] = epochs.get(sid, 0) + 1
-            study_uid = uids.get(group.study_id) if group.study_id is not None else None
-            samples.append(_sample(row, epochs[sid], study_uid, steps, frames))
+            samples.append(_sample(row, epochs[sid], study_uid, steps, store.frames(wanted)))
             report.episodes += 1
             report.steps += len(steps)
-        study_uid = uids.get(group.study_id) if group.study_id is not None else None
-        log = _log(group, samples, studies.get(study_uid) if study_uid else None)
-        path = out / log_name(log)
-        write_eval_log(log, str(path), format="eval")
-        report.logs.append(path)
+            held += len(steps)
+            if held >= PART_STEPS:
+                report.logs.append(_write(out, _log(group, samples, study, part)))
+                samples, held, part = [], 0, part + 1
+        if samples:
+            report.logs.append(_write(out, _log(group, samples, study, part)))
     return report
+
+
+def _write(out: Path, log: EvalLog) -> Path:
+    path = out / log_name(log)
+    write_eval_log(log, str(path), format="eval")
+    return path

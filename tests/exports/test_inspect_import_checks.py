@@ -133,3 +133,22 @@ def test_without_the_inspect_extra_the_command_names_it(tmp_path):
     assert done.returncode != 0
     assert "optional 'inspect' extra" in done.stderr and "playbench[inspect]" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_long_group_is_split_into_parts_that_import_whole(source, empty, tmp_path,
+                                                            monkeypatch):
+    from playbench.app.exports import inspect_log
+    monkeypatch.setattr(inspect_log, "PART_STEPS", 30)
+    out = tmp_path / "parts"
+    report = export_inspect(source.store, out)
+    logs = [read_eval_log(str(p)) for p in report.logs]
+    parts = [log for log in logs if log.eval.metadata["playbench"]["part"] > 1]
+    assert parts, "a group over 30 steps is written in parts"
+    for log in logs:
+        steps = [len(s.metadata["playbench"]["steps"]) for s in log.samples]
+        assert sum(steps) - steps[-1] < 30  # full before its last episode, not after
+    ids = [(log.eval.model, log.eval.task_args["setting"], s.id, s.epoch)
+           for log in logs for s in log.samples]
+    assert len(ids) == len(set(ids)) == report.episodes  # epochs go on across parts
+    import_inspect(empty, inspect_logs(out))
+    assert snapshot(empty) == snapshot(source.store)
