@@ -53,10 +53,11 @@ FORMAT = "playbench-inspect"
 """``eval.metadata["playbench"]["format"]`` of every log PlayBench writes."""
 SCHEMA_VERSION = 1
 """Version of what PlayBench keeps in the logs' metadata; readers refuse a newer one."""
-PART_STEPS = 20_000
+PART_STEPS = 10_000
 """Steps a log holds at most, give or take one episode: a log is built whole in memory before
 inspect_ai writes it, so a larger group (a long sweep) is written as several logs (``part2``,
-``part3``, ...). 20,000 steps of Sokoban took about 300 MB at the peak."""
+``part3``, ...). Measured on 30,643 random-play Sokoban and maze steps: peak RSS 194 MB with
+parts of 5,000 steps, 258 MB with 10,000, 376 MB with one log of 18,400 steps."""
 HEADLINE = ("solved", "score", "completion")
 """Scores listed first, in this order: Inspect's viewer headlines a log's first score."""
 
