@@ -15,12 +15,14 @@ from typing import TextIO
 
 from playbench.app.cli.common import UsageError, add_db_option, cli_viewer, open_store
 
-EXPORT_FORMATS = ("jsonl", "csv", "chat")
+EXPORT_FORMATS = ("jsonl", "csv", "chat", "inspect")
 
 
 def add_parsers(sub) -> None:
-    i = sub.add_parser("import", help="merge a JSONL export into this database (no duplicates)")
-    i.add_argument("directory", metavar="DIR", help="a directory written by `playbench export`")
+    i = sub.add_parser("import", help="merge a JSONL export, or Inspect logs PlayBench wrote, "
+                                      "into this database (no duplicates)")
+    i.add_argument("directory", metavar="DIR", help="a directory written by `playbench export` "
+                   "(jsonl), or an Inspect log (.eval/.json) or directory of them (inspect)")
     i.add_argument("--check", action="store_true", help="only check the export; write nothing")
     add_db_option(i)
     i.set_defaults(handler=cmd_import)
@@ -29,7 +31,7 @@ def add_parsers(sub) -> None:
 def add_export_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``export`` beyond the JSONL ones (called by ``playbench.app.cli.episodes``)."""
     parser.add_argument("--study", metavar="NAME", help="only this study's episodes")
-    parser.add_argument("--game", help="only this game's episodes (csv, chat)")
+    parser.add_argument("--game", help="only this game's episodes (csv, chat, inspect)")
     parser.add_argument("--per", choices=["episode", "step"], default="episode",
                         help="chat: one JSON line per episode or per decision")
     parser.add_argument("--success-only", action="store_true",
@@ -49,7 +51,7 @@ def study_episode_ids(store, study: str, viewer=None) -> list[int]:
 
 
 def export_other(args: argparse.Namespace) -> int:
-    """``export --format csv|chat``."""
+    """``export --format csv|chat|inspect``."""
     from playbench.app.results.data import Scope
     from playbench.app.studies.access import Blinded, check_results_allowed
     store = open_store(args)
@@ -63,6 +65,8 @@ def export_other(args: argparse.Namespace) -> int:
             from None
     scope = Scope(study=args.study, game=args.game, viewer=viewer)
     out = Path(args.out)
+    if args.fmt == "inspect":
+        return _export_inspect(store, out, scope)
     if args.fmt == "csv":
         from playbench.app.exports.csv import export_csv
         counts = export_csv(store, out, scope)
@@ -75,6 +79,37 @@ def export_other(args: argparse.Namespace) -> int:
     skipped = ", ".join(f"{n} {why}" for why, n in sorted(report.skipped.items()))
     print(f"wrote {report.lines} chat lines from {report.episodes} episodes, "
           f"{report.images} images to {out}" + (f" (skipped: {skipped})" if skipped else ""))
+    return 0
+
+
+INSPECT_EXTRA = ("Inspect logs need the optional 'inspect' extra (inspect-ai): "
+                 "pip install 'playbench[inspect]'")
+
+
+def _need_inspect() -> None:
+    try:
+        import inspect_ai  # noqa: F401
+    except ImportError:
+        raise UsageError(INSPECT_EXTRA) from None
+
+
+def _export_inspect(store, out: Path, scope) -> int:
+    """``export --format inspect``: every episode in scope (practice and unfinished ones too,
+    marked in each sample's metadata), one log per task set, participant and setting."""
+    import dataclasses
+
+    from playbench.app.results.data import load_episodes
+    _need_inspect()
+    from playbench.app.exports.inspect_log import export_inspect
+    every = dataclasses.replace(scope, include_practice=True,
+                                statuses=("running", "done", "interrupted", "error"))
+    ids = [e.id for e in load_episodes(store, every).episodes]
+    if not ids:
+        print("no episodes in scope; nothing exported")
+        return 0
+    report = export_inspect(store, out, ids)
+    print(f"wrote {len(report.logs)} Inspect logs ({report.episodes} episodes, {report.steps} "
+          f"steps) to {out}; view them with: inspect view --log-dir {out}")
     return 0
 
 
@@ -108,6 +143,10 @@ class ProgressLine:
 def cmd_import(args: argparse.Namespace) -> int:
     from playbench.app.exports.importer import ImportProblem, check_bundle, import_bundle
     directory = Path(args.directory)
+    if directory.suffix in (".eval", ".json") or (
+            directory.is_dir() and not (directory / "manifest.json").exists()
+            and any(p.suffix in (".eval", ".json") for p in directory.iterdir())):
+        return _import_inspect(args, directory)
     if not directory.is_dir():
         print(f"playbench import: {directory}: no such directory", file=sys.stderr)
         return 1
@@ -123,10 +162,39 @@ def cmd_import(args: argparse.Namespace) -> int:
     except ImportProblem as err:
         print(f"playbench import: {directory}/{err} - nothing imported", file=sys.stderr)
         return 1
+    _print_report(report)
+    return 0
+
+
+def _print_report(report) -> None:
     print(f"imported {report.episodes_new} new episodes ({report.steps} steps, "
           f"{report.frames} frames), extended {report.episodes_extended}, "
           f"skipped {report.episodes_skipped} already here; new: {report.participants} "
           f"participants, {report.tasks} tasks, {report.studies} studies")
     for w in report.warnings:
         print(f"note: {w}", file=sys.stderr)
+
+
+def _import_inspect(args: argparse.Namespace, path: Path) -> int:
+    """``import`` of Inspect logs written by ``export --format inspect``."""
+    _need_inspect()
+    from playbench.app.exports.inspect_import import check_inspect, import_inspect, inspect_logs
+    from playbench.app.exports.lines import ImportProblem
+    logs = inspect_logs(path)
+    if not logs:
+        print(f"playbench import: {path}: not an Inspect log (a .eval archive or a .json log)",
+              file=sys.stderr)
+        return 1
+    store = open_store(args)
+    try:
+        if args.check:
+            episodes, steps, frames, studies = check_inspect(store, logs)
+            print(f"ok: {episodes} episodes, {steps} steps, {frames} frames, {studies} studies "
+                  f"in {len(logs)} Inspect logs")
+            return 0
+        report = import_inspect(store, logs, progress=ProgressLine(sys.stderr))
+    except ImportProblem as err:
+        print(f"playbench import: {path}: {err} - nothing imported", file=sys.stderr)
+        return 1
+    _print_report(report)
     return 0
