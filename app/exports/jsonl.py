@@ -14,17 +14,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import to_json
+
 from playbench.app import __version__
+from playbench.app.exports.schema import FORMAT, SCHEMA_VERSION, StepLine
 from playbench.db.steps import StoredStep
 from playbench.db.store import EpisodeRow, NotFound, Store, iso
 from playbench.db.studies import study_uids
 from playbench.db.transfer import steps_for_export, studies_with_members
 
-SCHEMA_VERSION = 1
-FORMAT = "playbench-trajectories"
 CHUNK = 200
 """Episodes read per query while exporting (steps of a chunk come in one query)."""
-
+STEP_FIELDS = tuple(StepLine.model_fields)
+"""A step line's fields in the order they are written (``info`` last, spliced in as text)."""
 
 
 def episode_object(row: EpisodeRow, study_uid: str | None = None) -> dict:
@@ -87,23 +89,34 @@ def _step_head(episode_uid: str, s: StoredStep) -> dict:
 
 
 def step_of_object(obj: dict) -> tuple[str, StoredStep]:
-    """The inverse of :func:`step_object` for a checked line: (episode uid, stored step)."""
-    frame = obj.get("frame")
-    return obj["episode"], StoredStep(
-        index=obj["index"], decision=obj["decision"], action=obj["action"], raw=obj["raw"],
-        valid=obj["valid"], invalid_kind=obj.get("invalid_kind"),
-        invalid_reason=obj.get("invalid_reason"), changed=obj["changed"],
-        reward=float(obj["reward"]), state_hash=obj["state_hash"],
-        think_ms=float(obj["think_ms"]), prompt_tokens=obj["tokens"]["prompt"],
-        completion_tokens=obj["tokens"]["completion"], cost=float(obj["cost"]),
-        latency_ms=float(obj.get("latency_ms") or 0.0), info=obj["info"],
-        frame=frame[:-4] if frame else None)
+    """The inverse of :func:`step_object`: (episode uid, stored step) of a line's object."""
+    return step_of_line(StepLine.model_validate(obj))
+
+
+def step_of_line(line: StepLine) -> tuple[str, StoredStep]:
+    """(episode uid, stored step) of a checked step line."""
+    frame = line.frame
+    return line.episode, StoredStep.unchecked({
+        "index": line.index, "decision": line.decision, "action": line.action,
+        "raw": line.raw, "valid": line.valid, "invalid_kind": line.invalid_kind,
+        "invalid_reason": line.invalid_reason, "changed": line.changed,
+        "reward": line.reward, "state_hash": line.state_hash, "think_ms": line.think_ms,
+        "prompt_tokens": line.tokens.prompt, "completion_tokens": line.tokens.completion,
+        "cost": line.cost, "latency_ms": line.latency_ms or 0.0, "info": line.info,
+        "frame": frame[:-4] if frame else None, "created": None, "episode_id": 0})
 
 
 def step_lines(episode_uid: str, steps: Sequence[tuple[StoredStep, str]]) -> list[str]:
     """``steps.jsonl`` lines of one episode's steps (``playbench.db.transfer.steps_for_export``):
     the objects of :func:`step_object`, with ``info`` spliced in as the stored JSON text."""
-    return [f'{dump(_step_head(episode_uid, s))[:-1]},"info":{info_text}}}'
+    return [line.decode() for line in _step_bytes(episode_uid, steps)]
+
+
+def _step_bytes(episode_uid: str, steps: Sequence[tuple[StoredStep, str]]) -> list[bytes]:
+    """:func:`step_lines` as UTF-8 bytes, as the export writes them: pydantic-core's
+    ``to_json`` encodes a line's head in 1.0 us where ``json.dumps`` took 6.2 us (timeit, a
+    bench_results step), which was a third of the export's time."""
+    return [b"%s,\"info\":%s}" % (to_json(_step_head(episode_uid, s))[:-1], info_text.encode())
             for s, info_text in steps]
 
 
@@ -137,7 +150,7 @@ def export_jsonl(store: Store, out: Path, episode_ids: Sequence[int] | None = No
     study_ids: set[int] = set()
     uids_of_studies: dict[int, str] = {}
     with open(out / "episodes.jsonl", "w", encoding="utf-8") as ef, \
-            open(out / "steps.jsonl", "w", encoding="utf-8") as sf:
+            open(out / "steps.jsonl", "wb") as sf:
         for chunk in _chunks(_progress(ids, progress), CHUNK):
             rows = {r.episode.id: r for r in store.episodes(ids=chunk, newest_first=False)}
             missing = [i for i in chunk if i not in rows]
@@ -162,9 +175,9 @@ def export_jsonl(store: Store, out: Path, episode_ids: Sequence[int] | None = No
                     study_ids.add(sid)
                 study_uid = None if sid is None else uids_of_studies.get(sid)
                 ef.write(dump(episode_object(row, study_uid)) + "\n")
-                lines = step_lines(row.episode.uid, by_episode.get(eid, []))
+                lines = _step_bytes(row.episode.uid, by_episode.get(eid, []))
                 if lines:
-                    sf.write("\n".join(lines) + "\n")
+                    sf.write(b"\n".join(lines) + b"\n")
                 n_steps += len(lines)
     studies = study_objects(store, study_ids)
     with open(out / "studies.jsonl", "w", encoding="utf-8") as f:
