@@ -129,10 +129,11 @@ def check_bundle(store: Store, directory: Path, registry: Registry | None = None
         steps += 1
         if progress is not None and steps % PROGRESS_EVERY == 0:
             progress("checking", steps)
-    for uid, e in seen.episodes.items():
-        if seen.step_counts[uid] != e["n_steps"]:
-            raise ImportProblem(f"episodes.jsonl:{e['line']}: episode {uid} says {e['n_steps']} "
-                                f"steps, steps.jsonl holds {seen.step_counts[uid]}")
+    for uid, said in seen.episodes.items():
+        if seen.step_counts[uid] != said["n_steps"]:
+            raise ImportProblem(f"episodes.jsonl:{said['line']}: episode {uid} says "
+                                f"{said['n_steps']} steps, steps.jsonl holds "
+                                f"{seen.step_counts[uid]}")
     for name, held in (("episodes", len(seen.episodes)), ("steps", steps),
                        ("studies", len(seen.studies))):
         said = getattr(manifest, name)

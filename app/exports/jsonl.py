@@ -21,12 +21,17 @@ from playbench.app.exports.schema import FORMAT, SCHEMA_VERSION, StepLine
 from playbench.db.steps import StoredStep
 from playbench.db.store import EpisodeRow, NotFound, Store, iso
 from playbench.db.studies import study_uids
-from playbench.db.transfer import steps_for_export, studies_with_members
+from playbench.db.transfer import (
+    STEP_EXPORT_COLUMNS,
+    step_values_for_export,
+    studies_with_members,
+)
 
 CHUNK = 200
 """Episodes read per query while exporting (steps of a chunk come in one query)."""
 STEP_FIELDS = tuple(StepLine.model_fields)
 """A step line's fields in the order they are written (``info`` last, spliced in as text)."""
+_FRAME = STEP_EXPORT_COLUMNS.index("frame")
 
 
 def episode_object(row: EpisodeRow, study_uid: str | None = None) -> dict:
@@ -64,28 +69,27 @@ def episode_object(row: EpisodeRow, study_uid: str | None = None) -> dict:
 def step_object(episode_uid: str, s: StoredStep) -> dict:
     """The ``steps.jsonl`` object of a stored step (its frame as a file name under
     ``frames/``)."""
-    return {**_step_head(episode_uid, s), "info": s.info}
+    return {**_head(episode_uid, _values(s)), "info": s.info}
 
 
-def _step_head(episode_uid: str, s: StoredStep) -> dict:
-    return {
-        "episode": episode_uid,
-        "index": s.index,
-        "decision": s.decision,
-        "action": s.action,
-        "raw": s.raw,
-        "valid": s.valid,
-        "invalid_kind": s.invalid_kind,
-        "invalid_reason": s.invalid_reason,
-        "changed": s.changed,
-        "reward": s.reward,
-        "state_hash": s.state_hash,
-        "frame": f"{s.frame}.png" if s.frame else None,
-        "think_ms": s.think_ms,
-        "tokens": {"prompt": s.prompt_tokens, "completion": s.completion_tokens},
-        "cost": s.cost,
-        "latency_ms": s.latency_ms,
-    }
+def _values(s: StoredStep) -> tuple[Any, ...]:
+    """A stored step as a row of ``STEP_EXPORT_COLUMNS`` (its info left out)."""
+    return (s.episode_id, s.index, s.decision, s.action, s.raw, s.valid, s.invalid_kind,
+            s.invalid_reason, s.changed, s.reward, s.state_hash, s.frame, s.think_ms,
+            s.prompt_tokens, s.completion_tokens, s.cost, s.latency_ms)
+
+
+def _head(episode_uid: str, row: Sequence[Any]) -> dict[str, Any]:
+    """A step line's fields but ``info`` (:class:`StepLine`, in its order) from a row of
+    ``playbench.db.transfer.STEP_EXPORT_COLUMNS``."""
+    (_, index, decision, action, raw, valid, invalid_kind, invalid_reason, changed, reward,
+     state_hash, frame, think_ms, prompt, completion, cost, latency_ms) = row[:17]
+    return {"episode": episode_uid, "index": index, "decision": decision, "action": action,
+            "raw": raw, "valid": bool(valid), "invalid_kind": invalid_kind,
+            "invalid_reason": invalid_reason, "changed": bool(changed), "reward": reward,
+            "state_hash": state_hash, "frame": f"{frame}.png" if frame else None,
+            "think_ms": think_ms, "tokens": {"prompt": prompt, "completion": completion},
+            "cost": cost, "latency_ms": latency_ms}
 
 
 def step_of_object(obj: dict) -> tuple[str, StoredStep]:
@@ -109,15 +113,17 @@ def step_of_line(line: StepLine) -> tuple[str, StoredStep]:
 def step_lines(episode_uid: str, steps: Sequence[tuple[StoredStep, str]]) -> list[str]:
     """``steps.jsonl`` lines of one episode's steps (``playbench.db.transfer.steps_for_export``):
     the objects of :func:`step_object`, with ``info`` spliced in as the stored JSON text."""
-    return [line.decode() for line in _step_bytes(episode_uid, steps)]
+    return [line.decode() for line in _step_bytes(
+        episode_uid, [(*_values(s), info_text) for s, info_text in steps])]
 
 
-def _step_bytes(episode_uid: str, steps: Sequence[tuple[StoredStep, str]]) -> list[bytes]:
-    """:func:`step_lines` as UTF-8 bytes, as the export writes them: pydantic-core's
-    ``to_json`` encodes a line's head in 1.0 us where ``json.dumps`` took 6.2 us (timeit, a
-    bench_results step), which was a third of the export's time."""
-    return [b"%s,\"info\":%s}" % (to_json(_step_head(episode_uid, s))[:-1], info_text.encode())
-            for s, info_text in steps]
+def _step_bytes(episode_uid: str, rows: Sequence[Sequence[Any]]) -> list[bytes]:
+    """The lines of ``playbench.db.transfer.step_values_for_export``'s rows, as UTF-8 bytes, as
+    the export writes them: each head through pydantic-core's ``to_json`` (1.0 us where
+    ``json.dumps`` took 6.2 us; timeit, a bench_results step), its ``info`` spliced in as the
+    stored JSON text (decoding and re-encoding it cost a third of the export time)."""
+    return [b"%s,\"info\":%s}" % (to_json(_head(episode_uid, r))[:-1], (r[17] or "{}").encode())
+            for r in rows]
 
 
 def study_objects(store: Store, study_ids: Iterable[int]) -> list[dict]:
@@ -161,8 +167,8 @@ def export_jsonl(store: Store, out: Path, episode_ids: Sequence[int] | None = No
                            and sid not in uids_of_studies}
             if new_studies:
                 uids_of_studies.update(study_uids(store.db, new_studies))
-            by_episode = steps_for_export(store.db, chunk)
-            wanted = {s.frame for steps in by_episode.values() for s, _ in steps if s.frame} | {
+            by_episode = step_values_for_export(store.db, chunk)
+            wanted = {s[_FRAME] for steps in by_episode.values() for s in steps if s[_FRAME]} | {
                 r.episode.start_frame for r in rows.values() if r.episode.start_frame}
             wanted -= written
             for digest, png in store.frames(wanted).items():

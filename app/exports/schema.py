@@ -87,11 +87,6 @@ def _not_newer(value: int) -> int:
     return value
 
 
-def _text(longest: int, description: str, shortest: int = 0) -> Any:
-    return Annotated[str, Field(min_length=shortest, max_length=longest,
-                                description=description)]
-
-
 Whole = Annotated[int, Field(ge=0, le=WHOLE)]
 Measure = Annotated[float, Field(ge=0, le=MAX_NUMBER, allow_inf_nan=False)]
 Signed = Annotated[float, Field(ge=-MAX_NUMBER, le=MAX_NUMBER, allow_inf_nan=False)]
@@ -99,6 +94,18 @@ Time = Annotated[str, AfterValidator(_iso_time), Field(description="ISO 8601 tim
 FrameName = Annotated[str, Field(pattern=FRAME_PATTERN)]
 Schema = Annotated[int, Field(ge=1, description="the schema version, repeated per line"),
                    AfterValidator(_not_newer)]
+Text36 = Annotated[str, Field(max_length=36)]
+Text40 = Annotated[str, Field(max_length=40)]
+Text64 = Annotated[str, Field(max_length=64)]
+Text80 = Annotated[str, Field(max_length=80)]
+Text100 = Annotated[str, Field(max_length=100)]
+Text200 = Annotated[str, Field(max_length=200)]
+Text300 = Annotated[str, Field(max_length=300)]
+Text500 = Annotated[str, Field(max_length=500)]
+Text2000 = Annotated[str, Field(max_length=2000)]
+"""Text of at most so many characters: its column's size."""
+Uid = Annotated[str, Field(min_length=1, max_length=36)]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
 ScoreName = Annotated[str, Field(max_length=80)]
 Free = Annotated[dict[str, Any], AfterValidator(_finite)]
 """A free-form JSON object (its keys and values are the recorder's or a kind's own)."""
@@ -113,7 +120,8 @@ class Line(BaseModel):
 
 class Participant(Line):
     kind: Literal["human", "model", "script"]
-    name: _text(200, "the participant's name (annotator pseudonym, model profile, script)", 1)
+    name: Name = Field(description="the participant's name (annotator pseudonym, model "
+                                   "profile, script)")
 
     @model_validator(mode="before")
     @classmethod
@@ -126,45 +134,45 @@ class Participant(Line):
 
 class Level(Line):
     id: int | None = Field(None, description="the task's id in the database it came from")
-    hash: _text(64, "SHA-256 of game and level text")
+    hash: Text64 = Field(description="SHA-256 of game and level text")
     text: str = Field(description="the canonical start position")
     number: Whole = Field(description="the level's number in its source")
-    title: _text(300, "the level's title") | None = None
-    source: _text(500, "the pack or file it came from") | None = None
+    title: Text300 | None = Field(None, description="the level's title")
+    source: Text500 | None = Field(None, description="the pack or file it came from")
     meta: Free | None = Field(None, description="e.g. optimal, rbest")
 
 
 class EpisodeLine(Line):
-    """One line of ``episodes.jsonl``."""
+    """One line of episodes.jsonl: an episode, its task, participant and scores."""
 
     schema_: Schema = Field(1, alias="schema")
-    id: _text(36, "the episode's UUID (stable across databases)", 1)
+    id: Uid = Field(description="the episode's UUID (stable across databases)")
     local_id: int | None = Field(None, description="its id in the database it came from")
     participant: Participant
     participant_details: Free | None = Field(
         None, description="what is recorded about the participant (a model profile without "
         "secrets)")
-    player: _text(200, "how the player was asked for: solver, random, replay:12, model:NAME, "
-                       "human") | None = None
-    game: _text(40, "the task kind: sokoban, maze, ...")
+    player: Text200 | None = Field(None, description="how the player was asked for: solver, "
+                                                     "random, replay:12, model:NAME, human")
+    game: Text40 = Field(description="the task kind: sokoban, maze, ...")
     level: Level
-    setting: _text(80, "the play setting, e.g. default, ingvp:image-multi")
+    setting: Text80 = Field(description="the play setting, e.g. default, ingvp:image-multi")
     budget: Free = Field(description="max_actions, max_decisions, seconds, ...")
     rules: Free = Field(description="rule options in force")
     seed: int = Field(ge=-WHOLE - 1, le=WHOLE, description="the episode seed (32-bit)")
     status: Literal["running", "done", "interrupted", "error"]
-    end_reason: _text(300, "solved, budget, time, gave_up, ...") | None = None
+    end_reason: Text300 | None = Field(None, description="solved, budget, time, gave_up, ...")
     scores: dict[ScoreName, Signed | None] = Field(
         description="metric name to value (null when it does not apply)")
     n_steps: Whole = Field(description="steps recorded")
-    start_state: _text(64, "hash of the start state") | None = None
+    start_state: Text64 | None = Field(None, description="hash of the start state")
     start_frame: FrameName | None = Field(None, description="file in frames/ of the first "
                                                             "observation")
     started: Time
     ended: Time | None = None
-    study: _text(36, "the id of its study in studies.jsonl") | None = None
+    study: Text36 | None = Field(None, description="the id of its study in studies.jsonl")
     practice: bool | None = Field(None, description="a study's practice task")
-    owner: _text(200, "the process that recorded it (host:pid:start)") | None = None
+    owner: Text200 | None = Field(None, description="the process that recorded it (host:pid:start)")
     meta: Free | None = Field(None, description="run facts, e.g. study_task, repeat")
 
 
@@ -174,20 +182,22 @@ class Tokens(Line):
 
 
 class StepLine(Line):
-    """One line of ``steps.jsonl``."""
+    """One line of steps.jsonl: one action attempt of an episode, in order."""
 
     episode: str = Field(description="the episode's id (UUID)")
     index: Whole = Field(description="0-based step number")
     decision: Whole = Field(description="0-based decision (model call, human submission)")
-    action: _text(2000, "canonical action text; null when nothing readable was sent") | None
+    action: Text2000 | None = Field(None, description="canonical action text; null when nothing "
+                                                      "readable was sent")
     raw: str = Field(description="what the player sent: a key or click, or the model's reply")
     valid: bool = Field(description="whether the action was applied")
-    invalid_kind: _text(40, "no_action, malformed, not_in_vocabulary, illegal, not_allowed, "
-                            "timeout") | None = None
+    invalid_kind: Text40 | None = Field(None, description="no_action, malformed, "
+                                                          "not_in_vocabulary, illegal, "
+                                                          "not_allowed, timeout")
     invalid_reason: str | None = Field(None, description="the reason shown to the player")
     changed: bool = Field(description="whether the state changed")
     reward: Signed = Field(description="the game's step reward")
-    state_hash: _text(64, "hash of the state after the step")
+    state_hash: Text64 = Field(description="hash of the state after the step")
     frame: FrameName | None = Field(None, description="file in frames/ of the observation after "
                                                       "the step")
     think_ms: Measure = Field(description="time from observation to decision")
@@ -205,11 +215,11 @@ class Member(Line):
 
 
 class StudyLine(Line):
-    """One line of ``studies.jsonl``."""
+    """One line of studies.jsonl: a study and its members' recorded task orders."""
 
     schema_: Schema = Field(1, alias="schema")
-    id: _text(36, "the study's UUID")
-    name: _text(200, "the study's name")
+    id: Text36 = Field(description="the study's UUID")
+    name: Text200 = Field(description="the study's name")
     protocol: Free = Field(description="the stored protocol (docs/studies.md)")
     created: Time | None = None
     members: list[Member]
@@ -223,11 +233,12 @@ class StudyLine(Line):
 
 
 class Manifest(Line):
-    """``manifest.json``."""
+    """The manifest.json of an export: its format, version and counts."""
 
     format: Literal["playbench-trajectories"]
-    schema_version: Schema
-    playbench: _text(100, "the PlayBench version that wrote it") | None = None
+    schema_version: Schema = Field(description="the format's version; a reader refuses one it "
+                                               "does not know")
+    playbench: Text100 | None = Field(None, description="the PlayBench version that wrote it")
     episodes: int = Field(ge=0, le=BIG)
     steps: int = Field(ge=0, le=BIG)
     frames: int = Field(ge=0, le=BIG)
@@ -239,3 +250,16 @@ class Manifest(Line):
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise problem(f"format is not {FORMAT!r}")
         return data
+
+
+FILES: dict[str, type[Line]] = {"manifest.json": Manifest, "episodes.jsonl": EpisodeLine,
+                                "steps.jsonl": StepLine, "studies.jsonl": StudyLine}
+"""Each file of an export and the model of its lines (of the whole file, for the manifest)."""
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every file of an export, keyed by file name, as
+    ``playbench export --schema`` prints it and docs/export-format.md carries it."""
+    return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
+            "files": {name: model.model_json_schema(by_alias=True)
+                      for name, model in FILES.items()}}
