@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
@@ -23,15 +22,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import platformdirs
 
+from playbench.app.agents.profile_fields import LOCAL, first_problem
 from playbench.app.agents.redact import Redactor
 
 FILE_NAME = "models.json"
-LOCAL = "local"
-"""``base_url`` of a profile whose endpoint PlayBench starts itself (see ``local``)."""
-
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-_DETAILS = ("auto", "low", "high")
-_PROVIDERS = ("openai", "azure")
 
 
 class ProfileError(ValueError):
@@ -174,65 +168,30 @@ def _field_error(profile: str, name: str, problem: str) -> ProfileError:
 
 
 def check_profile(p: ModelProfile) -> None:
-    """Raise :class:`ProfileError` naming the first field with an impossible value."""
-    if not isinstance(p.name, str) or not _NAME.match(p.name):
-        raise ProfileError(f"model profile name {p.name!r} must be 1-64 letters, digits, "
-                           "'.', '_' or '-', starting with a letter or digit")
-    if not isinstance(p.base_url, str) or not (
-            p.base_url == LOCAL or re.match(r"^https?://[^\s/]+", p.base_url)):
-        raise _field_error(p.name, "base_url", f"must be an http(s) URL or {LOCAL!r}, got "
-                                               f"{Redactor().text(repr(p.base_url))}")
+    """Raise :class:`ProfileError` naming the first field with an impossible value: each field
+    held to :class:`~playbench.app.agents.profile_fields.ProfileFields`, then what fields say
+    together."""
+    found = first_problem({f.name: getattr(p, f.name) for f in fields(p)})
+    if found is not None:
+        name, reason = found
+        if name == "name":
+            raise ProfileError(f"model profile name {p.name!r} must be 1-64 letters, digits, "
+                               "'.', '_' or '-', starting with a letter or digit")
+        if name == "base_url":
+            raise _field_error(p.name, "base_url", f"must be an http(s) URL or {LOCAL!r}, got "
+                                                   f"{Redactor().text(repr(p.base_url))}")
+        raise _field_error(p.name, name, reason)
     try:
         endpoint_of(p.base_url)
     except ValueError as err:
         raise _field_error(p.name, "base_url", f"is not a usable URL ({err}): "
                                                f"{public_url_or_mask(p.base_url)}") from None
-    if not isinstance(p.model, str) or not p.model.strip():
-        raise _field_error(p.name, "model", "must be a non-empty model id")
-    if p.api_key is not None and not (p.api_key == "keyring" or (
-            isinstance(p.api_key, str) and re.match(r"^env:[A-Za-z_][A-Za-z0-9_]*$", p.api_key))):
-        raise _field_error(p.name, "api_key", "must be 'env:VARIABLE' or 'keyring' (the key "
-                                              "itself is never stored)")
-    if p.provider not in _PROVIDERS:
-        raise _field_error(p.name, "provider", f"must be one of {', '.join(_PROVIDERS)}")
     if p.provider == "azure" and not p.api_version:
         raise _field_error(p.name, "api_version", "is needed for provider 'azure'")
-    numbers = {"temperature": (0, 2), "top_p": (0, 1), "frequency_penalty": (-2, 2),
-               "timeout": (0.001, None), "backoff": (0, None), "backoff_max": (0, None),
-               "requests_per_minute": (0.001, None), "tokens_per_minute": (1, None),
-               "input_price": (0, None), "output_price": (0, None)}
-    for name, (lo, hi) in numbers.items():
-        v = getattr(p, name)
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise _field_error(p.name, name, f"must be a number, got {v!r}")
-        if v < lo or (hi is not None and v > hi):
-            rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-            raise _field_error(p.name, name, f"must be {rng}, got {v}")
-    ints = {"max_tokens": 1, "max_retries": 0, "max_concurrency": 1, "image_size": 16,
-            "action_memory": 1, "observation_memory": 1}
-    for name, lo in ints.items():
-        v = getattr(p, name)
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise _field_error(p.name, name, f"must be a whole number >= {lo}, got {v!r}")
-    if p.image_detail is not None and p.image_detail not in _DETAILS:
-        raise _field_error(p.name, "image_detail", f"must be one of {', '.join(_DETAILS)}")
-    if p.image_format not in ("png", "jpeg"):
-        raise _field_error(p.name, "image_format", "must be png or jpeg")
     if p.observation_memory > p.action_memory + 1:
         raise _field_error(p.name, "observation_memory", "must not exceed action_memory + 1")
-    if not isinstance(p.state_hints, bool):
-        raise _field_error(p.name, "state_hints", "must be true or false")
-    if p.local is not None and not isinstance(p.local, Mapping):
-        raise _field_error(p.name, "local", "must be an object of serve-model options")
     if p.is_local and p.local is None:
         raise _field_error(p.name, "local", f"is needed when base_url is {LOCAL!r}")
-    if not isinstance(p.extra_headers, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in p.extra_headers.items()):
-        raise _field_error(p.name, "extra_headers", "must map header names to strings")
 
 
 def profile_from_dict(name: str, data: Any, source: str = "") -> ModelProfile:

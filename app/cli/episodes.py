@@ -43,9 +43,11 @@ def add_parsers(sub) -> None:
     x.add_argument("--format", dest="fmt", default="jsonl", choices=list(EXPORT_FORMATS),
                    help="jsonl: trajectories (re-importable); csv: score tables; chat: "
                         "behaviour-cloning data")
-    x.add_argument("--out", required=True, metavar="DIR")
+    x.add_argument("--out", metavar="DIR", help="the directory to write (required)")
     x.add_argument("--episode", type=int, action="append", metavar="ID",
                    help="only these episodes (repeatable; default all)")
+    x.add_argument("--schema", action="store_true",
+                   help="print the JSON Schema of the jsonl format's files and stop")
     add_export_options(x)
     add_researcher_option(x)
     add_db_option(x)
@@ -127,6 +129,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     from playbench.app.exports.jsonl import export_jsonl
     from playbench.app.studies.access import Blinded, check_results_allowed, hidden_study_ids
+    if args.schema:
+        import json
+
+        from playbench.app.exports.schema import json_schema
+        print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+        return 0
+    if not args.out:
+        raise UsageError("export needs --out DIR (or --schema)")
     if args.fmt != "jsonl":
         return export_other(args)
     store = open_store(args)

@@ -16,26 +16,16 @@ stay right).
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from playbench.app.exports.jsonl import FORMAT, SCHEMA_VERSION, step_of_object
-from playbench.app.exports.lines import (
-    WHOLE,
-    ImportProblem,
-    check_step,
-    need,
-    number,
-    read_lines,
-    text,
-    whole,
-)
+from playbench.app.exports.jsonl import step_of_line
+from playbench.app.exports.lines import ImportProblem, read_lines, validate_line
+from playbench.app.exports.schema import EpisodeLine, Manifest, StepLine, StudyLine
 from playbench.app.studies.protocol import fingerprint
+from playbench.db.caps import FIELD_LIMIT, INFO_LIMIT, NOTE_ROOM, cap_step_row
 from playbench.db.steps import StoredStep
 from playbench.db.store import Store
 from playbench.db.studies import find_study
@@ -43,9 +33,6 @@ from playbench.db.transfer import Incoming, merge
 from playbench.games.base import Level
 from playbench.games.kind import KindError, Registry, UnknownKind, default_registry
 
-_FRAME = re.compile(r"^[0-9a-f]{64}\.png$")
-KINDS = ("human", "model", "script")
-STATUSES = ("running", "done", "interrupted", "error")
 BATCH = 2000
 
 
@@ -74,21 +61,9 @@ class _Seen:
     """(game, level text) already tried -> why it cannot start (None: it starts)."""
 
 
-def _time(where: str, value: Any, optional: bool = False) -> datetime | None:
-    if value is None and optional:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise ImportProblem(f"{where}: {_cut(repr(value))} is not an ISO 8601 time") from None
-
-
 def _check_frame(directory: Path, where: str, name: str | None, seen: _Seen) -> None:
-    if name is None:
-        return
-    if not isinstance(name, str) or not _FRAME.match(name):
-        raise ImportProblem(f"{where}: frame {name!r} is not a frame file name")
-    if name[:-4] in seen.frames:
+    """A frame a line names (its name already held to the model's pattern) is a PNG file."""
+    if name is None or name[:-4] in seen.frames:
         return
     path = directory / "frames" / name
     try:
@@ -125,46 +100,69 @@ def check_bundle(store: Store, directory: Path, registry: Registry | None = None
     registry = registry if registry is not None else default_registry()
     manifest = _check_manifest(directory / "manifest.json")
     seen = _Seen()
-    for n, s in read_lines(directory / "studies.jsonl"):
-        _check_study(store, f"studies.jsonl:{n}", s)
-        seen.studies.append(s)
+    for n, study in read_lines(directory / "studies.jsonl", StudyLine):
+        _check_study_here(store, f"studies.jsonl:{n}", study)
+        seen.studies.append(study.model_dump(by_alias=True))
     bundle_studies = {s["id"] for s in seen.studies}
-    for n, e in read_lines(directory / "episodes.jsonl"):
+    for n, e in read_lines(directory / "episodes.jsonl", EpisodeLine):
         where = f"episodes.jsonl:{n}"
-        uid = _check_episode(registry, where, e, seen)
-        _check_frame(directory, where, e.get("start_frame"), seen)
-        study = need(where, e, "study", (str,), optional=True)
-        if study is not None and study not in bundle_studies:
-            raise ImportProblem(f"{where}: study {_cut(study)} is not in studies.jsonl")
-        seen.episodes[uid] = {"line": n, **e}
-        seen.step_counts[uid] = 0
+        _check_episode(registry, where, e, seen)
+        _check_frame(directory, where, e.start_frame, seen)
+        if e.study is not None and e.study not in bundle_studies:
+            raise ImportProblem(f"{where}: study {_cut(e.study)} is not in studies.jsonl")
+        seen.episodes[e.id] = {"line": n, **e.model_dump(by_alias=True)}
+        seen.step_counts[e.id] = 0
     steps = 0
-    for n, s in read_lines(directory / "steps.jsonl"):
-        where = f"steps.jsonl:{n}"
-        uid = need(where, s, "episode", (str,))
-        if uid not in seen.episodes:
-            raise ImportProblem(f"{where}: episode {_cut(uid)} is not in episodes.jsonl")
-        index = need(where, s, "index", (int,))
-        if index != seen.step_counts[uid]:
-            raise ImportProblem(f"{where}: step {_cut(str(index))} of episode {uid} out of "
-                                f"order (expected {seen.step_counts[uid]})")
-        seen.step_counts[uid] += 1
-        check_step(where, s)
-        _check_frame(directory, where, s.get("frame"), seen)
+    counts = seen.step_counts
+    for n, s in read_lines(directory / "steps.jsonl", StepLine):
+        uid = s.episode
+        expected = counts.get(uid)
+        if expected is None:
+            raise ImportProblem(f"steps.jsonl:{n}: episode {_cut(uid)} is not in "
+                                "episodes.jsonl")
+        if s.index != expected:
+            raise ImportProblem(f"steps.jsonl:{n}: step {s.index} of episode {uid} out of "
+                                f"order (expected {expected})")
+        counts[uid] = expected + 1
+        if s.frame is not None and s.frame[:-4] not in seen.frames:
+            _check_frame(directory, f"steps.jsonl:{n}", s.frame, seen)
         steps += 1
         if progress is not None and steps % PROGRESS_EVERY == 0:
             progress("checking", steps)
-    for uid, e in seen.episodes.items():
-        if seen.step_counts[uid] != e["n_steps"]:
-            raise ImportProblem(f"episodes.jsonl:{e['line']}: episode {uid} says {e['n_steps']} "
-                                f"steps, steps.jsonl holds {seen.step_counts[uid]}")
+    for uid, said in seen.episodes.items():
+        if seen.step_counts[uid] != said["n_steps"]:
+            raise ImportProblem(f"episodes.jsonl:{said['line']}: episode {uid} says "
+                                f"{said['n_steps']} steps, steps.jsonl holds "
+                                f"{seen.step_counts[uid]}")
     for name, held in (("episodes", len(seen.episodes)), ("steps", steps),
                        ("studies", len(seen.studies))):
-        if manifest[name] != held:
-            raise ImportProblem(f"manifest.json: field {name!r} says {manifest[name]:,}, the "
+        said = getattr(manifest, name)
+        if said != held:
+            raise ImportProblem(f"manifest.json: field {name!r} says {said:,}, the "
                                 f"export holds {held:,} (a file cut short, or from another "
                                 "export?)")
     return seen
+
+
+SHORT_LINE = (FIELD_LIMIT + NOTE_ROOM) // 4
+"""A step line of at most this many characters needs no cutting to fit the stored-field caps
+(``playbench.db.caps``): no text in it can be longer, as UTF-8, than 4 bytes a character, and
+its ``info`` re-encoded with ``json.dumps``'s spaces is at most twice its characters there."""
+assert 8 * SHORT_LINE <= INFO_LIMIT + NOTE_ROOM
+
+
+def step_row(line: StepLine, length: int) -> tuple[str, dict[str, Any]]:
+    """(episode uid, ``steps`` row values) of a checked step line of ``length`` characters,
+    cut to the stored-field caps as the recorder's rows are (only a long line can need it)."""
+    frame = line.frame
+    row = {"index": line.index, "decision": line.decision, "action": line.action,
+           "raw": line.raw, "valid": line.valid, "invalid_kind": line.invalid_kind,
+           "invalid_reason": line.invalid_reason, "changed": line.changed,
+           "reward": line.reward, "state_hash": line.state_hash, "think_ms": line.think_ms,
+           "prompt_tokens": line.tokens.prompt, "completion_tokens": line.tokens.completion,
+           "cost": line.cost, "latency_ms": line.latency_ms or 0.0, "info": line.info,
+           "frame": frame[:-4] if frame else None}
+    return line.episode, (row if length <= SHORT_LINE else cap_step_row(row))
 
 
 PROGRESS_EVERY = 10_000
@@ -177,120 +175,36 @@ def _cut(value: str, longest: int = 60) -> str:
     return value if len(value) <= longest else value[:longest - 3] + "..."
 
 
-def _check_manifest(path: Path) -> dict[str, Any]:
+def _check_manifest(path: Path) -> Manifest:
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError:
         raise ImportProblem("manifest.json: missing (not a PlayBench export)") from None
-    except (ValueError, RecursionError) as err:
-        raise ImportProblem(f"manifest.json: not valid JSON ({str(err)[:200]})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ImportProblem(f"manifest.json: format is not {FORMAT!r}")
-    version = manifest.get("schema_version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ImportProblem("manifest.json: schema_version must be a whole number")
-    if version > SCHEMA_VERSION:
-        raise ImportProblem(f"manifest.json: schema version {version} is newer than this "
-                            f"PlayBench reads ({SCHEMA_VERSION}); upgrade PlayBench")
-    for name in ("episodes", "steps", "frames", "studies"):
-        whole("manifest.json", manifest, name, high=2 ** 63 - 1)
-    text("manifest.json", manifest, "playbench", 100, optional=True)
-    return manifest
+    except ValueError as err:
+        raise ImportProblem(f"manifest.json: not UTF-8 text ({str(err)[:200]})") from None
+    return validate_line("manifest.json", text, Manifest)
 
 
-def _check_study(store: Store, where: str, s: dict) -> None:
-    _check_schema(where, s)
-    text(where, s, "id", 36)
-    text(where, s, "name", 200)
-    protocol = need(where, s, "protocol", (dict,))
-    if not isinstance(protocol.get("tasks"), list):
-        raise ImportProblem(f"{where}: protocol has no task list")
-    _time(f"{where}: created", s.get("created"), optional=True)
-    for i, m in enumerate(need(where, s, "members", (list,))):
-        at = f"{where}: members[{i}]"
-        if not isinstance(m, dict):
-            raise ImportProblem(f"{at}: must be an object with participant, seed and "
-                                "task_order")
-        _check_participant(at, need(at, m, "participant", (dict,)))
-        whole(at, m, "seed", low=-2 ** 63, high=2 ** 63 - 1)
-        order = need(at, m, "task_order", (list,))
-        if not all(isinstance(key, str) for key in order):
-            raise ImportProblem(f"{at}: field 'task_order' must be a list of task keys")
-        _time(f"{at}: joined", m.get("joined"), optional=True)
-    _check_study_here(store, where, s)
-
-
-def _check_participant(where: str, p: dict) -> None:
-    if p.get("kind") not in KINDS or not isinstance(p.get("name"), str) or not p["name"]:
-        raise ImportProblem(f"{where}: participant must have a kind ({', '.join(KINDS)}) "
-                            "and a name")
-    text(f"{where}: participant", p, "name", 200)
-
-
-def _check_episode(registry: Registry, where: str, e: dict, seen: _Seen) -> str:
-    """An episode line's own fields (its start frame and study are the caller's); its uid."""
-    _check_schema(where, e)
-    uid = need(where, e, "id", (str,))
-    if not 0 < len(uid) <= 36:
-        raise ImportProblem(f"{where}: episode id must be 1-36 characters")
-    if uid in seen.episodes:
-        raise ImportProblem(f"{where}: episode {uid} appears twice")
-    _check_participant(where, need(where, e, "participant", (dict,)))
-    game = text(where, e, "game", 40)
-    level = need(where, e, "level", (dict,))
-    at = f"{where}: level"
-    text(at, level, "hash", 64)
-    text(at, level, "text")
-    whole(at, level, "number")
-    text(at, level, "title", 300, optional=True)
-    text(at, level, "source", 500, optional=True)
-    need(at, level, "meta", (dict,), optional=True)
-    level_key = (str(game), level["text"])
+def _check_episode(registry: Registry, where: str, e: EpisodeLine, seen: _Seen) -> None:
+    """What an episode line's model cannot say alone: it appears once, and its level starts
+    here (its start frame and study are the caller's)."""
+    if e.id in seen.episodes:
+        raise ImportProblem(f"{where}: episode {e.id} appears twice")
+    level_key = (e.game, e.level.text)
     if level_key not in seen.levels:
-        meta = level.get("meta") or {}
+        lv = e.level
         seen.levels[level_key] = _why_level_cannot_start(
-            registry, str(game), Level(str(game), level["text"], level["number"],
-                                       str(level.get("title") or ""), dict(meta)))
+            registry, e.game, Level(e.game, lv.text, lv.number, lv.title or "",
+                                    dict(lv.meta or {})))
     if seen.levels[level_key] is not None:
-        raise ImportProblem(f"{where}: episode {uid}: {seen.levels[level_key]}")
-    for key in ("budget", "rules", "scores"):
-        need(where, e, key, (dict,))
-    for name, value in e["scores"].items():
-        if len(name) > 80:
-            raise ImportProblem(f"{where}: score {_cut(name)!r}: names are at most 80 "
-                                "characters")
-        if value is not None:
-            number(f"{where}: scores", e["scores"], name)
-    text(where, e, "setting", 80)
-    whole(where, e, "seed", low=-WHOLE - 1)
-    if text(where, e, "status") not in STATUSES:
-        raise ImportProblem(f"{where}: unknown status {_cut(e['status'])!r}")
-    whole(where, e, "n_steps")
-    for name, longest in (("player", 200), ("end_reason", 300), ("owner", 200),
-                          ("start_state", 64)):
-        text(where, e, name, longest, optional=True)
-    _time(f"{where}: started", e.get("started"))
-    _time(f"{where}: ended", e.get("ended"), optional=True)
-    need(where, e, "practice", (bool,), optional=True)
-    need(where, e, "meta", (dict,), optional=True)
-    need(where, e, "participant_details", (dict,), optional=True)
-    return uid
+        raise ImportProblem(f"{where}: episode {e.id}: {seen.levels[level_key]}")
 
 
-def _check_schema(where: str, obj: dict) -> None:
-    v = obj.get("schema", 1)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ImportProblem(f"{where}: schema must be a whole number")
-    if v > SCHEMA_VERSION:
-        raise ImportProblem(f"{where}: schema version {v} is newer than this PlayBench reads "
-                            f"({SCHEMA_VERSION}); upgrade PlayBench")
-
-
-def _check_study_here(store: Store, where: str, s: dict) -> None:
-    row = find_study(store.db, s["name"])
-    if row is not None and row.uid != s["id"] and \
-            fingerprint(row.protocol or {}) != fingerprint(s["protocol"]):
-        raise ImportProblem(f"{where}: a different study named {s['name']!r} is already in "
+def _check_study_here(store: Store, where: str, s: StudyLine) -> None:
+    row = find_study(store.db, s.name)
+    if row is not None and row.uid != s.id and \
+            fingerprint(row.protocol or {}) != fingerprint(s.protocol):
+        raise ImportProblem(f"{where}: a different study named {s.name!r} is already in "
                             "this database (its tasks or rules differ)")
 
 
@@ -304,10 +218,14 @@ def import_bundle(store: Store, directory: Path,
     report = ImportReport()
 
     def steps() -> Iterator[tuple[str, StoredStep]]:
+        for _, line in read_lines(directory / "steps.jsonl", StepLine):
+            yield step_of_line(line)
+
+    def step_rows() -> Iterator[tuple[str, dict[str, Any]]]:
         with open(directory / "steps.jsonl", encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    yield step_of_object(json.loads(line))
+            for n, text in enumerate(f, 1):
+                if text.strip():
+                    yield step_row(validate_line(f"steps.jsonl:{n}", text, StepLine), len(text))
 
     written = 0
 
@@ -319,6 +237,6 @@ def import_bundle(store: Store, directory: Path,
 
     incoming = Incoming(episodes=seen.episodes, studies=seen.studies, frames=seen.frames,
                         frame_png=lambda digest: (directory / "frames" / f"{digest}.png")
-                        .read_bytes(), steps=steps)
+                        .read_bytes(), steps=steps, step_rows=step_rows)
     merge(store, incoming, report, wrote)
     return report

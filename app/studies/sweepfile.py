@@ -19,20 +19,18 @@ from playbench.app.core.budget import Budget, BudgetError
 from playbench.app.core.runs import episode_seed
 from playbench.app.core.settings import UnknownSetting, get_setting
 from playbench.app.core.task import Task
-from playbench.app.studies.spec import (
+from playbench.app.studies.files import (
+    SCRIPTED,
     FieldProblem,
-    StudyFileError,
-    _budget,
-    _Checker,
-    _levels,
-    yaml_problem,
+    Problems,
+    SweepFile,
+    SweepTaskEntry,
+    field_order,
+    validate_fields,
 )
+from playbench.app.studies.spec import StudyFileError, budget_fields, find_levels, yaml_problem
 from playbench.app.sweeps.cells import Cell, cell_key
 from playbench.games.yamlfile import YamlError, excerpt, load_yaml, read_text
-
-TOP_FIELDS = ("name", "description", "participants", "tasks", "repeats", "budget", "seed")
-TASK_FIELDS = ("game", "levels", "setting", "settings", "rules", "level_format")
-_SCRIPTED = ("solver", "random", "random-legal", "idle")
 
 
 class SweepFileError(StudyFileError):
@@ -83,25 +81,13 @@ def parse_sweep(text: str, *, base: Path = Path("."), source: str = "<sweep>") -
     if not isinstance(data, Mapping):
         raise SweepFileError(source, [FieldProblem("file", "must be a YAML mapping with name, "
                                                       "participants and tasks")])
-    check = _Checker(base)
-    for key in data:
-        if key not in TOP_FIELDS:
-            check.add(str(key), f"unknown field (known: {', '.join(TOP_FIELDS)})")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 200:
-        check.add("name", "is required (a short name for the sweep)")
-        name = ""
-    description = data.get("description") or ""
-    participants = _participants(check, data.get("participants"))
-    repeats = _whole(check, "repeats", data.get("repeats", 1), low=1)
-    seed = _whole(check, "seed", data.get("seed", 0), low=0)
-    budget = _budget(check, data.get("budget"))
-    entries = data.get("tasks")
+    check = Problems(base)
+    given = validate_fields(SweepFile, data, "", check)
+    name = given.get("name", "")
+    participants = _participants(check, given.get("participants"))
+    budget = budget_fields(check, given["budget"])
     tasks: list[SweepTask] = []
-    if not isinstance(entries, list) or not entries:
-        check.add("tasks", "a list of at least one task is needed")
-        entries = []
-    for i, entry in enumerate(entries):
+    for i, entry in enumerate(given.get("tasks") or []):
         tasks += _entry(check, f"tasks[{i}]", entry, budget)
     seen: set[tuple[str, str, str, tuple[tuple[str, str], ...]]] = set()
     for t in tasks:
@@ -111,33 +97,21 @@ def parse_sweep(text: str, *, base: Path = Path("."), source: str = "<sweep>") -
                                f"setting {t.setting} is listed twice")
         seen.add(ident)
     if check.problems:
-        raise SweepFileError(source, check.problems)
-    return SweepSpec(name=str(name), description=str(description),
-                     participants=tuple(participants), tasks=tuple(tasks), repeats=repeats,
-                     seed=seed)
+        raise SweepFileError(source, sorted(check.problems,
+                                            key=lambda p: field_order(SweepFile, p)))
+    return SweepSpec(name=name, description=str(given["description"] or ""),
+                     participants=tuple(participants), tasks=tuple(tasks),
+                     repeats=given["repeats"], seed=given["seed"])
 
 
-def _whole(check: _Checker, where: str, value: Any, *, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        check.add(where, f"must be a whole number >= {low}, got {excerpt(value)}")
-        return low
-    return value
-
-
-def _participants(check: _Checker, value: Any) -> list[str]:
+def _participants(check: Problems, value: str | list[Any] | None) -> list[str]:
     """``model:NAME`` or a scripted player's name, each at most once."""
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not value:
-        check.add("participants", "a list of players is needed (model:NAME or "
-                                  f"{', '.join(_SCRIPTED)})")
-        return []
     out: list[str] = []
-    for i, p in enumerate(value):
-        ok = isinstance(p, str) and (p in _SCRIPTED or (p.startswith("model:") and len(p) > 6))
+    for i, p in enumerate([value] if isinstance(value, str) else value or []):
+        ok = isinstance(p, str) and (p in SCRIPTED or (p.startswith("model:") and len(p) > 6))
         if not ok:
             check.add(f"participants[{i}]", f"must be model:NAME or one of "
-                                            f"{', '.join(_SCRIPTED)}, got {excerpt(p)}")
+                                            f"{', '.join(SCRIPTED)}, got {excerpt(p)}")
         elif p in out:
             check.add(f"participants[{i}]", f"{p} is listed twice")
         else:
@@ -145,42 +119,27 @@ def _participants(check: _Checker, value: Any) -> list[str]:
     return out
 
 
-def _entry(check: _Checker, where: str, entry: Any, budget: dict[str, Any]) -> list[SweepTask]:
+def _entry(check: Problems, where: str, entry: Any, budget: dict[str, Any]) -> list[SweepTask]:
     if not isinstance(entry, Mapping):
         check.add(where, "must be a mapping with game and levels")
         return []
-    for key in entry:
-        if key not in TASK_FIELDS:
-            check.add(f"{where}.{key}", f"unknown field (known: {', '.join(TASK_FIELDS)})")
-    game, levels = entry.get("game"), entry.get("levels")
-    if not isinstance(game, str):
-        check.add(f"{where}.game", "is required (e.g. sokoban)")
+    before = len(check.problems)
+    e = validate_fields(SweepTaskEntry, entry, where, check)
+    if "game" not in e or "levels" not in e or len(check.problems) > before:
         return []
-    if not isinstance(levels, (str, int)) or isinstance(levels, bool):
-        check.add(f"{where}.levels", "is required: PACK_OR_FILE[:RANGE]")
-        return []
-    if "setting" in entry and "settings" in entry:
+    if e["setting"] is not None and e["settings"] is not None:
         check.add(f"{where}.settings", "give setting or settings, not both")
         return []
-    names = entry.get("settings", [entry.get("setting", "default")])
-    if isinstance(names, str):
-        names = [names]
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        check.add(f"{where}.settings", "must be a list of setting names")
-        return []
-    rules = entry.get("rules") or {}
-    if not isinstance(rules, Mapping):
-        check.add(f"{where}.rules", "must be a mapping NAME: VALUE")
-        return []
-    fmt = entry.get("level_format")
-    found = _levels(check, where, game, str(levels), fmt if isinstance(fmt, str) else None,
-                    {str(k): str(v) for k, v in rules.items()})
+    names = e["settings"] or [e["setting"] or "default"]
+    names = [names] if isinstance(names, str) else names
+    rules = {str(k): str(v) for k, v in (e["rules"] or {}).items()}
+    found = find_levels(check, where, e["game"], str(e["levels"]), e["level_format"], rules)
     if found is None:
         return []
     out: list[SweepTask] = []
     for name in names:
         try:
-            setting = get_setting(name, game)
+            setting = get_setting(name, e["game"])
             task_budget = setting.budget.merged(**budget)
         except UnknownSetting as err:
             check.add(f"{where}.settings", str(err))

@@ -23,13 +23,14 @@ from typing import Any
 
 from playbench.games import yamlfile
 from playbench.games.base import LevelError
+from playbench.games.browser_games import task_file
 from playbench.games.yamlfile import excerpt
 
 DEFAULT_WIDTH = 1280
 DEFAULT_HEIGHT = 720
 DEFAULT_HOLD = 0.2
 """Seconds a key is held when the catalog names no duration (GameWorld's ``hold_duration``)."""
-DEFAULT_MAX_STEPS = 100
+DEFAULT_MAX_STEPS = task_file.DEFAULT_MAX_STEPS
 ACTIONS = ("press_key", "press_keys", "wait", "click", "double_click", "right_click",
            "type", "type_text", "scroll")
 """Binding actions a semantic control may name."""
@@ -334,25 +335,20 @@ def parse_game(data: Mapping[str, Any], path: Path | None = None) -> GameSpec:
 
 
 def parse_task(data: Mapping[str, Any], path: Path | None = None) -> TaskSpec:
-    """A task YAML's fields as a :class:`TaskSpec` (unknown keys are ignored)."""
-    ev = _map(data, "evaluator_config", path, required=True)
-    max_steps = _num(data, "max_steps", path, DEFAULT_MAX_STEPS)
-    if max_steps < 1 or max_steps != int(max_steps):
-        raise CatalogError(f"{_where(path, 'max_steps')} must be a positive whole number, "
-                           f"got {excerpt(data.get('max_steps'))}")
+    """A task YAML's fields as a :class:`TaskSpec`, held to
+    :class:`~playbench.games.browser_games.task_file.TaskFile` (unknown keys are ignored)."""
+    t, problem = task_file.problem_of(data)
+    if t is None:
+        raise CatalogError(f"{path}: {problem}" if path is not None else str(problem))
+    ev = t.evaluator_config
     task = TaskSpec(
-        task_id=_str(data, "task_id", path), game_id=_str(data, "game_id", path),
-        target=_num(data, "task_target_score_field", path),
-        start=_num(data, "task_start_score_field", path, 0.0),
-        score_field=_str(ev, "score_field", path),
-        evaluator_id=_str(data, "evaluator_id", path, "game_api_metric"),
-        max_steps=int(max_steps),
-        pause_during_inference=_bool(data, "pause_during_inference", path, True),
-        continue_on_fail=_bool(data, "continue_on_fail", path, True),
-        prompt=_str(data, "task_prompt", path, ""),
-        end_field=_str(ev, "end_field", path, "terminal.isTerminal"),
-        terminal_status=_str(ev, "terminal_status", path, "success"),
-        metrics_fields=_strs(ev, "metrics_fields", path), path=path)
+        task_id=t.task_id, game_id=t.game_id, target=t.task_target_score_field,
+        start=t.task_start_score_field, score_field=ev.score_field,
+        evaluator_id=t.evaluator_id, max_steps=int(t.max_steps),
+        pause_during_inference=t.pause_during_inference,
+        continue_on_fail=t.continue_on_fail, prompt=t.task_prompt, end_field=ev.end_field,
+        terminal_status=ev.terminal_status, metrics_fields=tuple(ev.metrics_fields),
+        path=path)
     if task.target == task.start:
         raise CatalogError(f"{_where(path, 'task_target_score_field')} must differ from "
                            f"task_start_score_field ({task.start:g})")
