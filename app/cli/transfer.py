@@ -15,7 +15,7 @@ from typing import TextIO
 
 from playbench.app.cli.common import UsageError, add_db_option, cli_viewer, open_store
 
-EXPORT_FORMATS = ("jsonl", "csv", "chat")
+EXPORT_FORMATS = ("jsonl", "csv", "chat", "hf", "atif")
 
 
 def add_parsers(sub) -> None:
@@ -37,6 +37,9 @@ def add_export_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--images", choices=["latest", "all"], default="latest",
                         help="chat, per episode: keep the image of the newest user turn only "
                              "(default) or of every turn")
+    parser.add_argument("--verify", action="store_true",
+                        help="re-play each episode first and write only those that replay to "
+                             "their records (the refused ones are counted)")
 
 
 def study_episode_ids(store, study: str, viewer=None) -> list[int]:
@@ -54,7 +57,8 @@ def export_other(args: argparse.Namespace) -> int:
     from playbench.app.studies.access import Blinded, check_results_allowed
     store = open_store(args)
     if args.episode:
-        raise UsageError("--episode goes with --format jsonl; use --study or --game here")
+        raise UsageError("--episode goes with --format jsonl, hf or atif; use --study or --game "
+                         "here")
     viewer = cli_viewer(args, store)
     try:
         check_results_allowed(store, args.study, viewer)
@@ -62,6 +66,8 @@ def export_other(args: argparse.Namespace) -> int:
         raise UsageError(f"{err}: give --researcher-key or $PLAYBENCH_RESEARCHER_PASSPHRASE") \
             from None
     scope = Scope(study=args.study, game=args.game, viewer=viewer)
+    if args.verify:
+        scope = _verified_scope(store, scope)
     out = Path(args.out)
     if args.fmt == "csv":
         from playbench.app.exports.csv import export_csv
@@ -76,6 +82,19 @@ def export_other(args: argparse.Namespace) -> int:
     print(f"wrote {report.lines} chat lines from {report.episodes} episodes, "
           f"{report.images} images to {out}" + (f" (skipped: {skipped})" if skipped else ""))
     return 0
+
+
+def _verified_scope(store, scope):
+    """``scope`` narrowed to its episodes (practice and unfinished ones too, as the CSV lists
+    them) that replay to their records."""
+    import dataclasses
+
+    from playbench.app.cli.trajectories import verified
+    from playbench.app.results.data import load_episodes
+    every = dataclasses.replace(scope, include_practice=True,
+                                statuses=("running", "done", "interrupted", "error"))
+    ids = [e.id for e in load_episodes(store, every).episodes]
+    return dataclasses.replace(scope, episodes=frozenset(verified(store, ids)))
 
 
 class ProgressLine:
