@@ -11,9 +11,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from playbench.app.cli.common import UsageError, add_db_option, cli_viewer, open_store
+
+if TYPE_CHECKING:
+    from playbench.app.results.data import Scope
+    from playbench.db.store import Store
 
 EXPORT_FORMATS = ("jsonl", "csv", "chat", "hf", "atif")
 
@@ -68,6 +72,9 @@ def export_other(args: argparse.Namespace) -> int:
     scope = Scope(study=args.study, game=args.game, viewer=viewer)
     if args.verify:
         scope = _verified_scope(store, scope)
+        if not scope.episodes:
+            print("no episode replays to its record; nothing exported", file=sys.stderr)
+            return 1
     out = Path(args.out)
     if args.fmt == "csv":
         from playbench.app.exports.csv import export_csv
@@ -84,7 +91,7 @@ def export_other(args: argparse.Namespace) -> int:
     return 0
 
 
-def _verified_scope(store, scope):
+def _verified_scope(store: Store, scope: Scope) -> Scope:
     """``scope`` narrowed to its episodes (practice and unfinished ones too, as the CSV lists
     them) that replay to their records."""
     import dataclasses

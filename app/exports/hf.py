@@ -22,7 +22,6 @@ them :func:`export_hf` raises :class:`MissingExtra` naming it.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,15 +157,16 @@ class _Shards:
 
 def export_hf(store: Store, out: Path, episode_ids: Sequence[int],
               progress: Callable[[int], None] | None = None) -> HfReport:
-    """Write the dataset folder for ``episode_ids`` to ``out`` (its ``data/`` is replaced);
+    """Write the dataset folder for ``episode_ids`` to ``out`` (the shards and card of an
+    earlier export there are replaced);
     ``progress`` is told how many rows are written so far after each batch."""
     _, pa, pq = _libraries()
     feats = features()
     schema = feats.arrow_schema
     data = out / "data"
-    if data.exists():
-        shutil.rmtree(data)
-    data.mkdir(parents=True)
+    data.mkdir(parents=True, exist_ok=True)
+    for old in data.glob("train-*.parquet"):  # an earlier export's shards, not other files
+        old.unlink()
     shards = _Shards(data, schema, pq)
     report = HfReport()
     columns: dict[str, list[Any]] = {name: [] for name, _, _ in COLUMNS}
