@@ -42,7 +42,9 @@ def add_parsers(sub) -> None:
     x = sub.add_parser("export", help="write episodes to portable files")
     x.add_argument("--format", dest="fmt", default="jsonl", choices=list(EXPORT_FORMATS),
                    help="jsonl: trajectories (re-importable); csv: score tables; chat: "
-                        "behaviour-cloning data")
+                        "behaviour-cloning data; inspect: Inspect AI logs; hf: a Hugging Face "
+                        "dataset (parquet, one row per step); atif: ATIF v1.6 trajectories, "
+                        "one per episode")
     x.add_argument("--out", metavar="DIR", help="the directory to write (required)")
     x.add_argument("--episode", type=int, action="append", metavar="ID",
                    help="only these episodes (repeatable; default all)")
@@ -127,6 +129,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from playbench.app.cli.trajectories import (
+        TRAJECTORY_FORMATS,
+        check_extra,
+        export_dataset,
+        verified,
+    )
     from playbench.app.exports.jsonl import export_jsonl
     from playbench.app.studies.access import Blinded, check_results_allowed, hidden_study_ids
     if args.schema:
@@ -137,8 +145,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     if not args.out:
         raise UsageError("export needs --out DIR (or --schema)")
-    if args.fmt != "jsonl":
+    if args.fmt not in TRAJECTORY_FORMATS:
         return export_other(args)
+    missing = check_extra(args.fmt)
+    if missing:
+        print(f"playbench export: {missing}", file=sys.stderr)
+        return 1
     store = open_store(args)
     show = sys.stderr.isatty()
     viewer = cli_viewer(args, store)
@@ -168,6 +180,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             ids = [i for i in every if i not in sealed]
             print(f"{len(sealed)} episode(s) of sealed blind studies not exported",
                   file=sys.stderr)
+    if args.verify or args.fmt != "jsonl":
+        ids = list(ids) if ids else store.all_episode_ids()
+    if args.verify:
+        ids = verified(store, ids)
+        if not ids:
+            print("no episode replays to its record; nothing exported", file=sys.stderr)
+            return 1
+    if args.fmt != "jsonl":
+        return export_dataset(args, store, ids)
     manifest = export_jsonl(
         store, Path(args.out), ids,
         progress=(lambda ids: tqdm(ids, unit="ep", file=sys.stderr)) if show else None)

@@ -11,11 +11,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from playbench.app.cli.common import UsageError, add_db_option, cli_viewer, open_store
 
-EXPORT_FORMATS = ("jsonl", "csv", "chat", "inspect")
+if TYPE_CHECKING:
+    from playbench.app.results.data import Scope
+    from playbench.db.store import Store
+
+EXPORT_FORMATS = ("jsonl", "csv", "chat", "inspect", "hf", "atif")
 
 
 def add_parsers(sub) -> None:
@@ -39,6 +43,9 @@ def add_export_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--images", choices=["latest", "all"], default="latest",
                         help="chat, per episode: keep the image of the newest user turn only "
                              "(default) or of every turn")
+    parser.add_argument("--verify", action="store_true",
+                        help="re-play each episode first and write only those that replay to "
+                             "their records (the refused ones are counted)")
 
 
 def study_episode_ids(store, study: str, viewer=None) -> list[int]:
@@ -56,7 +63,8 @@ def export_other(args: argparse.Namespace) -> int:
     from playbench.app.studies.access import Blinded, check_results_allowed
     store = open_store(args)
     if args.episode:
-        raise UsageError("--episode goes with --format jsonl; use --study or --game here")
+        raise UsageError("--episode goes with --format jsonl, hf or atif; use --study or --game "
+                         "here")
     viewer = cli_viewer(args, store)
     try:
         check_results_allowed(store, args.study, viewer)
@@ -64,6 +72,11 @@ def export_other(args: argparse.Namespace) -> int:
         raise UsageError(f"{err}: give --researcher-key or $PLAYBENCH_RESEARCHER_PASSPHRASE") \
             from None
     scope = Scope(study=args.study, game=args.game, viewer=viewer)
+    if args.verify:
+        scope = _verified_scope(store, scope)
+        if not scope.episodes:
+            print("no episode replays to its record; nothing exported", file=sys.stderr)
+            return 1
     out = Path(args.out)
     if args.fmt == "inspect":
         return _export_inspect(store, out, scope)
@@ -111,6 +124,19 @@ def _export_inspect(store, out: Path, scope) -> int:
     print(f"wrote {len(report.logs)} Inspect logs ({report.episodes} episodes, {report.steps} "
           f"steps) to {out}; view them with: inspect view --log-dir {out}")
     return 0
+
+
+def _verified_scope(store: Store, scope: Scope) -> Scope:
+    """``scope`` narrowed to its episodes (practice and unfinished ones too, as the CSV lists
+    them) that replay to their records."""
+    import dataclasses
+
+    from playbench.app.cli.trajectories import verified
+    from playbench.app.results.data import load_episodes
+    every = dataclasses.replace(scope, include_practice=True,
+                                statuses=("running", "done", "interrupted", "error"))
+    ids = [e.id for e in load_episodes(store, every).episodes]
+    return dataclasses.replace(scope, episodes=frozenset(verified(store, ids)))
 
 
 class ProgressLine:

@@ -71,6 +71,8 @@ class Scope:
     include_practice: bool = False
     statuses: tuple[str, ...] = ("done",)
     viewer: Viewer = field(default_factory=Viewer)
+    episodes: frozenset[int] | None = None
+    """Only these episode ids (``export --verify`` keeps those that replay); None: any."""
 
 
 @dataclass
@@ -117,6 +119,8 @@ def load_episodes(store: Store, scope: Scope = Scope(),
     excluded: dict[str, int] = {}
     groups = level_groups(store, sorted({r[4] for r in rows if r[10] in scope.statuses}),
                           registry)
+    if scope.episodes is not None:
+        rows = [r for r in rows if r[0] in scope.episodes]
     for r in rows:
         if r[10] not in scope.statuses:
             excluded[r[10]] = excluded.get(r[10], 0) + 1
