@@ -8,14 +8,18 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from playbench.app.results.data import EpisodeFacts
 from playbench.app.results.leaderboard import METRICS, Leaderboard, LeaderRow
-from playbench.app.results.plot_looks import looks
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+# matplotlib is imported inside the functions that draw: importing it takes longer than the
+# desktop window's whole start-up budget (issue 32), and the window names LABELS at start.
 
 FORMATS = ("png", "svg", "pdf")
 LABELS = {"accuracy": "accuracy (%)", "completion": "completion (0-100)",
@@ -43,6 +47,9 @@ def human_vs_models(board: Leaderboard, metric: str = "accuracy",
     if not rows:
         raise PlotError(f"no {metric} values to plot")
     games = sorted({r.game for r in rows})
+    from matplotlib.figure import Figure
+
+    from playbench.app.results.plot_looks import looks
     fig = Figure(figsize=(max(5.0, 1.8 * len(games) + 2), 4.0), layout="constrained")
     ax = fig.add_subplot()
     several_settings = setting is None and len({r.setting for r in rows}) > 1
@@ -106,6 +113,9 @@ def score_distribution(episodes: Sequence[EpisodeFacts], metric: str = "completi
     if not groups:
         raise PlotError(f"no {metric} values to plot")
     names = sorted(groups, key=lambda n: (kinds[n] != "human", n))
+    from matplotlib.figure import Figure
+
+    from playbench.app.results.plot_looks import looks
     look = looks((kinds[n], n) for n in names)
     fig = Figure(figsize=(max(5.0, 0.9 * len(names) + 2), 4.0), layout="constrained")
     ax = fig.add_subplot()
@@ -134,6 +144,7 @@ def save_figure(fig: Figure, path: Path, fmt: str | None = None, dpi: int = 150)
     # A figure shown on a Qt canvas keeps that canvas; an Agg canvas is only attached to
     # figures that have none yet, so saving never disturbs the UI's.
     if fig.canvas is None or type(fig.canvas).__name__ == "FigureCanvasBase":
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
         FigureCanvasAgg(fig)
     fig.savefig(path, format=fmt, dpi=dpi)
     return path

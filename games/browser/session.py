@@ -22,10 +22,11 @@ import weakref
 from collections import deque
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import BrowserContext, Page
+if TYPE_CHECKING:  # annotations only: Playwright loads with a browser, not with the kinds
+    from playwright.async_api import BrowserContext, Page
 
 from playbench.games.browser import webrtc
 from playbench.games.browser.fence import BLOCK_HEADER, UNREACHABLE_HEADER, NetworkFence

@@ -36,11 +36,13 @@ from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from playbench.games.browser.browser import Browser
 from playbench.games.browser.session import BrowserError, PageSession, SessionOptions, bounded
+
+if TYPE_CHECKING:  # an annotation: the kinds list reads this module without Playwright
+    from playbench.games.browser.browser import Browser
 
 log = logging.getLogger(__name__)
 

@@ -6,13 +6,14 @@ import base64
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from playbench.app.results.data import EpisodeFacts
 from playbench.app.results.leaderboard import Leaderboard
 from playbench.app.results.plots import LABELS, PlotError, human_vs_models, score_distribution
+
+if TYPE_CHECKING:  # matplotlib loads when a report is drawn, not with the window (issue 32)
+    from matplotlib.figure import Figure
 
 METRICS = ("accuracy", "completion", "human_relative")
 """Human-vs-model bars drawn for each of these (when any row has a value)."""
@@ -28,6 +29,7 @@ class Plot:
 
 def data_uri(fig: Figure, dpi: int = 110) -> str:
     """``fig`` as an embedded PNG."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     FigureCanvasAgg(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)

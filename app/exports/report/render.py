@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from typing import TYPE_CHECKING, Any
 
 from playbench import resources
 from playbench.app.exports.report.checklist import NOT_STATED, Item
@@ -48,12 +45,19 @@ def _interval(est: Estimate, digits: int = 1) -> str:
     return f"{_num(est.value, digits)} [{_num(est.low, digits)}, {_num(est.high, digits)}]"
 
 
+if TYPE_CHECKING:  # Jinja2 loads when a report is written, not with the window (issue 32)
+    import jinja2
+
+
 def _stated(value: Any) -> Any:
     return NOT_STATED if value is None else value
 
 
 def environment(template: Path | None) -> tuple[jinja2.Environment, str]:
     """The environment and template name: the bundled one, or the user's file."""
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
     folder = resources.path("reports") if template is None else template.parent
     env = ImmutableSandboxedEnvironment(loader=jinja2.FileSystemLoader(str(folder)),
                                         autoescape=True, undefined=jinja2.StrictUndefined,
@@ -65,6 +69,8 @@ def environment(template: Path | None) -> tuple[jinja2.Environment, str]:
 def render(facts: ReportFacts, items: Sequence[Item], plots: Sequence[Plot],
            template: Path | None = None) -> str:
     """The report's HTML; raises :class:`ReportError` naming the template and line."""
+    import jinja2
+
     env, name = environment(template)
     where = str(template) if template is not None else TEMPLATE
     try:
