@@ -74,18 +74,27 @@ class Resampler:
     def means(self, x: np.ndarray) -> np.ndarray:
         """Means of ``resamples`` resamples (with replacement) of ``x``."""
         n = x.size
-        idx = self._cache.get(n)
-        if idx is None:
+        cols = self._cache.get(n)
+        if cols is None:
             rng = np.random.default_rng([self.seed, n])
             if n * self.resamples > self.MAX_CELLS:  # very many levels: chunk, do not keep
                 out = np.empty(self.resamples)
                 step = max(1, self.MAX_CELLS // n)
                 for start in range(0, self.resamples, step):
                     stop = min(self.resamples, start + step)
-                    out[start:stop] = x[rng.integers(0, n, size=(stop - start, n))].mean(axis=1)
+                    out[start:stop] = _column_means(
+                        x, rng.integers(0, n, size=(stop - start, n)).T.copy())
                 return out
-            idx = self._cache[n] = rng.integers(0, n, size=(self.resamples, n))
-        return x[idx].mean(axis=1)
+            # The same draws as before, kept one resample per column: summing the gathered
+            # values down the columns runs over contiguous rows, twice as fast as a row mean
+            # of the (resamples x n) gather, the leaderboard's largest cost (issue 32).
+            cols = self._cache[n] = rng.integers(0, n, size=(self.resamples, n)).T.copy()
+        return _column_means(x, cols)
+
+
+def _column_means(x: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Mean of ``x`` over each column of indexes in ``cols`` (n x resamples)."""
+    return np.add.reduce(np.take(x, cols), axis=0) / cols.shape[0]
 
 
 def bootstrap_interval(values: Sequence[float], seed: int, *, resamples: int = RESAMPLES,
