@@ -13,9 +13,10 @@ import subprocess
 import sys
 
 LATER = ("matplotlib", "playwright", "openai", "httpx", "jinja2", "scipy", "pyarrow",
-         "datasets", "inspect_ai", "ray", "alembic", "gymnasium", "keyring")
+         "datasets", "inspect_ai", "ray", "gymnasium", "keyring")
 """Packages the window must not load before it is interactive: plots, reports, browsers, model
-clients, exports and migrations load when their place or command first needs them."""
+clients and exports load when their place or command first needs them (the database, and its
+migrations, are opened before the window shows)."""
 
 PROBE = """
 import json, sys
