@@ -4,16 +4,23 @@ Builds (with bulk inserts, in a few seconds) a database of 10,000 finished episo
 steps - 4 games x 2 settings x 12 participants (6 human, 6 model) over 50 levels per game, 50
 steps per episode, the usual 13 scores each, and a few hundred distinct frames - then times:
 
-- the leaderboard over all of it (target: <= 1 s), first call and best of three;
-- the JSONL export (steps per second) of 1,000 episodes (50,000 steps);
-- importing that export into an empty database (steps per second).
+- the leaderboard over all of it (targets, issue 32: <= 0.2 s at 10,000 episodes, <= 1 s at
+  100,000), first call, best of three, and its CPU time (steadier on a shared machine);
+- the JSONL export (steps per second) of 1,000 episodes (50,000 steps; target >= 150,000/s);
+- importing that export into an empty database (steps per second; target >= 60,000/s).
 
-    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/bench_results.py [--episodes N]
+The figures are kept in benchmarks/figures.json, per database size: each run prints them beside
+the kept ones and the target, so a regression shows, and ``--save`` keeps the new ones.
+
+    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/bench_results.py [--episodes N] [--save]
+        [--small]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import tempfile
 import time
@@ -130,12 +137,48 @@ def cpu_timed(fn):
     return time.process_time() - t0
 
 
+FIGURES = Path(__file__).with_name("figures.json")
+"""The kept figures: {"bench_results": {"<episodes>": {figure: value}}}."""
+
+
+def targets(episodes: int) -> dict[str, tuple[str, float]]:
+    """Figure -> ("<=" or ">=", target) at this database size."""
+    board = 0.2 if episodes <= 10_000 else 1.0
+    return {"leaderboard best of 3 (s)": ("<=", board), "leaderboard CPU (s)": ("<=", board),
+            "export (steps/s)": (">=", 150_000.0), "import (steps/s)": (">=", 60_000.0)}
+
+
+def compare(figures: dict[str, float], episodes: int, save: bool) -> None:
+    """Print each figure beside the kept one and its target; keep the new ones if asked."""
+    kept_all = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
+    kept = kept_all.get("bench_results", {}).get(str(episodes), {})
+    print(f"\n{'figure':28} {'kept':>10} {'now':>10} {'target':>12}  "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    for name, value in figures.items():
+        sense, target = targets(episodes)[name]
+        before = kept.get(name)
+        worse = before is not None and (value > 1.25 * before if sense == "<="
+                                        else value < 0.8 * before)
+        print(f"{name:28} {'-' if before is None else f'{before:10.3f}':>10} {value:10.3f} "
+              f"{sense} {target:9g}  {'REGRESSED' if worse else ''}")
+    if save:
+        kept_all.setdefault("bench_results", {})[str(episodes)] = figures
+        FIGURES.write_text(json.dumps(kept_all, indent=2, sort_keys=True) + "\n")
+        print(f"kept in {FIGURES}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=10_000)
     parser.add_argument("--steps", type=int, default=50, help="steps per episode")
     parser.add_argument("--export-episodes", type=int, default=1_000)
+    parser.add_argument("--save", action="store_true",
+                        help="keep this run's figures in benchmarks/figures.json")
+    parser.add_argument("--small", action="store_true",
+                        help="200 episodes of 10 steps (CI: the script still runs)")
     args = parser.parse_args()
+    if args.small:
+        args.episodes, args.steps, args.export_episodes = 200, 10, 50
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         store = Store(open_database(f"sqlite:///{tmp_path / 'bench.sqlite3'}"))
@@ -152,7 +195,7 @@ def main() -> int:
                          f"built in {t_build:.1f} s"),
             ("leaderboard rows", f"{len(board.rows)} (bootstrap 2,000 resamples per metric)"),
             ("leaderboard, first call", f"{first:.3f} s"),
-            ("leaderboard, best of 3", f"{best:.3f} s  (target <= 1 s)"),
+            ("leaderboard, best of 3", f"{best:.3f} s"),
             ("leaderboard, CPU time", f"{cpu:.3f} s  (best of 3)"),
             ("JSONL export", f"{manifest['steps']:,} steps in {t_export:.2f} s = "
                              f"{manifest['steps'] / t_export:,.0f} steps/s"),
@@ -164,7 +207,10 @@ def main() -> int:
             print(f"{k.ljust(width)}  {v}")
         store.db.dispose()
         target.db.dispose()
-    return 0 if min(best, cpu) <= 1.0 else 1
+    compare({"leaderboard best of 3 (s)": best, "leaderboard CPU (s)": cpu,
+             "export (steps/s)": manifest["steps"] / t_export,
+             "import (steps/s)": report.steps / t_import}, args.episodes, args.save)
+    return 0
 
 
 if __name__ == "__main__":

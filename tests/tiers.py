@@ -5,7 +5,8 @@ Tiers (docs/development.md):
 
 - ``browser``: starts Chromium (Playwright); ``postgres``: a PostgreSQL server; ``ray``: a Ray
   cluster; ``bundle``: builds the wheel or the desktop bundle; ``football``: the Google Research
-  Football engine; ``content``: every level or task of a bundled set.
+  Football engine; ``content``: every level or task of a bundled set; ``bench``: a benchmark
+  script run at a small size, so none stops working unnoticed.
 - ``smoke``: a real-component test that stays in the fast tier although it is in a heavy one
   (at least one per kind and per surface).
 - ``lint``: ruff, mypy and import-linter; `./bootstrap test` runs them first.
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-HEAVY = ("browser", "postgres", "ray", "bundle", "football", "content")
+HEAVY = ("browser", "postgres", "ray", "bundle", "football", "content", "bench")
 MARKERS = {
     "browser": "starts Chromium through Playwright",
     "postgres": "needs the PostgreSQL test server",
@@ -40,6 +41,7 @@ MARKERS = {
     "bundle": "builds the wheel or the desktop bundle",
     "football": "starts the Google Research Football engine",
     "content": "checks every level or task of a bundled set",
+    "bench": "runs a benchmark script at a small size (tests/test_benchmarks.py)",
     "smoke": "a real-component check kept in the fast tier",
     "lint": "ruff, mypy and import-linter over the tree",
 }
