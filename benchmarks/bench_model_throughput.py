@@ -34,7 +34,6 @@ from playbench.db.engine import open_database
 from playbench.db.store import Store
 from playbench.games import registry
 
-
 TARGET_RATIO = 0.9
 
 

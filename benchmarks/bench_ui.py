@@ -6,7 +6,9 @@
    paint; the step's database commit follows right after the paint (the ``Moved`` event),
    and the next input waits for it. Target p95 <= 16 ms.
 2. process start -> interactive main window: ``playbench`` launched as a subprocess, the clock
-   stops when the window is shown and the event loop is processing events. Target <= 2 s.
+   stops when the window is shown and the event loop is processing events (a user's second
+   start: the bytecode cache is warm). Target <= 1.0 s (issue 32); the CPU time is printed
+   beside it, the steadier figure on a busy machine.
 3. event-loop latency during a 32-episode model run: 32 Sokoban episodes played by a model
    profile against a ``playbench serve-model`` subprocess (8 at a time) on the UI's loop while
    the main window is open; a 10 ms timer measures how late it fires. Target p95 <= 50 ms.
@@ -194,11 +196,24 @@ def key_to_paint(presses: int, db_url: str, games: Sequence[str] = GAMES
 
 # -- 2. start -> interactive ---------------------------------------------------------------------
 
-def startup(runs: int) -> list[float]:
-    times = []
-    env = dict(os.environ, PLAYBENCH_STARTUP_REPORT="1",
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def startup(runs: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds from process start to the interactive window, per launch.
+
+    Launched as a user's second start: Python's bytecode cache is written by a first launch
+    that is not counted (``PYTHONPYCACHEPREFIX`` in the scratch folder, so nothing is written
+    into the venv). Without a cache - ``PYTHONDONTWRITEBYTECODE=1``, as some shells and CI
+    images set - every start compiles some 1,400 modules from source, about 1.5 s here."""
+    walls, cpus = [], []
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PLAYBENCH_STARTUP_REPORT="1", PYTHONPYCACHEPREFIX=str(SCRATCH / "pycache"),
                PLAYBENCH_DB=f"sqlite:///{SCRATCH / 'start.sqlite3'}")
-    for _ in range(runs):
+    for n in range(runs + 1):
         t0 = time.perf_counter()
         proc = subprocess.Popen([PLAYBENCH], env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, cwd=SCRATCH)
@@ -207,12 +222,14 @@ def startup(runs: int) -> list[float]:
             if not line:
                 raise RuntimeError("the app ended before it was interactive")
             if line.startswith("interactive after"):
-                times.append(time.perf_counter() - t0)
+                if n:  # the first launch writes the bytecode cache
+                    walls.append(time.perf_counter() - t0)
+                    cpus.append(_cpu_seconds(proc.pid))
                 break
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
         proc.stderr.close()
-    return times
+    return walls, cpus
 
 
 # -- 3. loop latency during a model run ---------------------------------------------------------
@@ -354,10 +371,11 @@ def main() -> int:
         dbs.close()
 
     if args.starts > 0:
-        starts = startup(args.starts)
-        print(f"start -> interactive main window (s), {len(starts)} launches of `playbench`")
+        starts, cpus = startup(args.starts)
+        print(f"start -> interactive main window (s), {len(starts)} launches of `playbench` "
+              f"(load average {os.getloadavg()[0]:.1f}; target <= 1.0 s from a venv)")
         print(f"median {statistics.median(starts):.2f}  min {min(starts):.2f}  "
-              f"max {max(starts):.2f}\n")
+              f"max {max(starts):.2f}; CPU median {statistics.median(cpus):.2f}\n")
 
     print("summary (ms; targets: key -> repaint p95 <= 16, loop lateness p95 <= 50)")
     print(f"{'database':<10}{'key p95':>10}{'key max':>10}{'late p95':>10}{'late max':>10}")
