@@ -94,7 +94,8 @@ class Resampler:
 
 def _column_means(x: np.ndarray, cols: np.ndarray) -> np.ndarray:
     """Mean of ``x`` over each column of indexes in ``cols`` (n x resamples)."""
-    return np.add.reduce(np.take(x, cols), axis=0) / cols.shape[0]
+    sums: np.ndarray = np.take(x, cols).sum(axis=0)
+    return sums / cols.shape[0]
 
 
 def bootstrap_interval(values: Sequence[float], seed: int, *, resamples: int = RESAMPLES,
