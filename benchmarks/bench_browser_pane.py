@@ -113,7 +113,7 @@ async def run(clicks: int) -> None:
     def idle() -> bool:
         s = view.session
         return s is not None and s.episode_id != 0 and (s.result is not None or (
-            s.player.waiting and not view.inputs.in_flight and not view.inputs.waiting))
+            s.player.waiting and not view.host.inputs.in_flight and not view.host.inputs.waiting))
 
     await until(idle, 60)
     await until(lambda: view.page.frames_received > 0)

@@ -30,7 +30,7 @@ SMALL: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "bench_model_overhead.py": (["--small"], ()),
     "bench_model_throughput.py": (["--small"], ()),
     "bench_page_sandbox.py": ([], ("browser",)),
-    "bench_puzzles.py": (["--quick"], ()),
+    "bench_puzzles.py": (["--quick", "--rooms", "1"], ()),
     "bench_results.py": (["--small"], ()),
     "bench_sweep_ray.py": (["--concurrency", "2", "--cells", "2", "--latency", "50",
                             "--workers", "1"], ("ray",)),
