@@ -1,9 +1,11 @@
 """Time per CSS-repair edit: rendering the page in a fresh sandboxed Chromium context and the
 SSIM to the target, over one task of each bundled project (three edits per task: the fix, a
-revert, the fix again). Run: ``.venv/bin/python benchmarks/bench_css_repair.py``."""
+revert, the fix again). Run: ``.venv/bin/python benchmarks/bench_css_repair.py [--small]``
+(``--small``: the first project only, as CI runs it so the script cannot rot)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 
@@ -15,13 +17,14 @@ from playbench.games.css_repair.project import breakage_from_text
 from playbench.games.types import Task
 
 
-async def main() -> None:
+async def main(projects: int | None) -> None:
     levels, seen = [], set()
     for level in KIND.load("css-repair"):
         project = breakage_from_text(level.text).project
         if project not in seen:
             seen.add(project)
             levels.append(level)
+    levels = levels[:projects]
     renders: list[float] = []
     scores: list[float] = []
     async with Browser() as browser:
@@ -42,4 +45,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--small", action="store_true", help="the first project only")
+    asyncio.run(main(1 if ap.parse_args().small else None))

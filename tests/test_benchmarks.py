@@ -21,7 +21,7 @@ SMALL: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "bench_browser_step.py": (["--steps", "3", "--games", "01_2048"], ("browser",)),
     "bench_bundled_games.py": (["01_2048"], ("browser",)),
     "bench_cli_start.py": (["--rounds", "1"], ()),
-    "bench_css_repair.py": ([], ("browser",)),
+    "bench_css_repair.py": (["--small"], ("browser",)),
     "bench_endpoint_limits.py": ([], ()),
     "bench_foundation.py": ([], ()),
     "bench_game_pane.py": (["--presses", "2", "--seconds", "0.5"], ("browser",)),
