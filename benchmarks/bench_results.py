@@ -162,7 +162,8 @@ def compare(figures: dict[str, float], episodes: int, save: bool) -> None:
         print(f"{name:28} {'-' if before is None else f'{before:10.3f}':>10} {value:10.3f} "
               f"{sense} {target:9g}  {'REGRESSED' if worse else ''}")
     if save:
-        kept_all.setdefault("bench_results", {})[str(episodes)] = figures
+        kept_all.setdefault("bench_results", {})[str(episodes)] = {
+            **figures, "load average when kept": round(os.getloadavg()[0], 1)}
         FIGURES.write_text(json.dumps(kept_all, indent=2, sort_keys=True) + "\n")
         print(f"kept in {FIGURES}")
 
