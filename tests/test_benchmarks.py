@@ -23,6 +23,7 @@ SMALL: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "bench_cli_start.py": (["--rounds", "1"], ()),
     "bench_css_repair.py": (["--small"], ("browser",)),
     "bench_endpoint_limits.py": ([], ()),
+    "bench_export_hf.py": (["--steps", "1000"], ()),
     "bench_foundation.py": ([], ()),
     "bench_game_pane.py": (["--presses", "2", "--seconds", "0.5"], ("browser",)),
     "bench_import.py": (["--steps", "2000", "--episodes", "2"], ()),
