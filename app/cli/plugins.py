@@ -58,8 +58,18 @@ def add_parsers(sub: Any, found: Sequence[EntryPoint] | None = None) -> None:
             print(f"warning: {err}", file=sys.stderr)
             continue
         parser = sub.add_parser(command.name, help=command.help)
-        command.add_arguments(parser)
+        try:
+            command.add_arguments(parser)
+        except Exception as err:  # noqa: BLE001 - a plugin's bug costs its own command only
+            why = f"the command {name!r} ({commands.where(name)}) is broken: {err}"
+            print(f"warning: {why}", file=sys.stderr)
+            parser.set_defaults(handler=lambda args, why=why: _broken(why))
+            continue
         parser.set_defaults(handler=lambda args, c=command: run(c, args))
+
+
+def _broken(why: str) -> int:
+    raise UsageError(why)
 
 
 def run(command: KindCommand, args: argparse.Namespace) -> int:

@@ -60,6 +60,19 @@ class _Clash:
 CLASH = _Clash()
 
 
+class _Broken:
+    """A plugin command whose arguments cannot be declared."""
+
+    name = "broken-args"
+    help = "declares its arguments wrongly"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--x", type=int, default="not a number", nargs="?", bogus=1)
+
+
+BROKEN = _Broken()
+
+
 def _parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     parser = argparse.ArgumentParser(prog="playbench")
     sub = parser.add_subparsers(dest="command")
@@ -94,3 +107,14 @@ def test_web_command_usage_problems_exit_2_naming_the_command():
     done = playbench("web", "evaluate", "classifieds", "--url", "http://x")
     assert done.returncode == 2
     assert "playbench web: error: name one task as FILE:ID" in done.stderr
+
+
+def test_a_command_whose_arguments_fail_is_listed_and_says_it_is_broken(capsys):
+    parser, sub = _parser()
+    plugins.add_parsers(sub, [EntryPoint("broken-args", "tests.cli.test_kind_commands:BROKEN",
+                                         "playbench.commands")])
+    assert "'broken-args' (tests.cli.test_kind_commands:BROKEN) is broken" in \
+        capsys.readouterr().err
+    args = parser.parse_args(["broken-args"])
+    with pytest.raises(UsageError, match="is broken"):
+        args.handler(args)
