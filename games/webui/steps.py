@@ -230,12 +230,16 @@ class _Run:
             await self.call(page.mouse.up(), "releasing the mouse")
         elif kind == "scroll":
             if op.get("to") == "bottom":
-                script, arg = "() => window.scrollTo(0, document.body.scrollHeight)", None
+                target = "document.body.scrollHeight"
+                arg = None
             elif "by" in op:
-                script, arg = "(dy) => window.scrollBy(0, dy)", int(op["by"])
+                target, arg = "window.scrollY + v", int(op["by"])
             else:
-                script, arg = "(y) => window.scrollTo(0, y)", int(op.get("to") or 0)
-            await self.page.evaluate(script, arg)
+                target, arg = "v", int(op.get("to") or 0)
+            # The page's scroll listeners run when the browser dispatches the scroll event (a
+            # rendering frame later), which the game clock does not wait for: the step ends
+            # once that event has reached them, or at once when the page did not move.
+            await self.page.evaluate(SCROLL_AND_SETTLE.replace("TARGET", target), arg)
         elif kind == "wait":
             await self.page.pause(int(float(op.get("seconds") or 0) * 1000))
         elif kind == "each":
@@ -260,6 +264,16 @@ class _Run:
             self.mouse, self.count = inner.mouse, inner.count
         else:
             raise RenderFailed("interaction", f"unknown step op {kind!r}")
+
+
+SCROLL_AND_SETTLE = """(v) => new Promise((done) => {
+  const before = window.scrollY;
+  window.addEventListener('scroll', () => done(), {once: true});
+  window.scrollTo(0, TARGET);
+  if (window.scrollY === before) done();
+})"""
+"""Scroll to ``TARGET`` (a JavaScript expression of ``v``) and resolve once the page's own scroll
+listeners have run (they were added first, so they are called first)."""
 
 
 async def run_steps(page: SandboxPage, ops: Sequence[Mapping[str, Any]]) -> None:

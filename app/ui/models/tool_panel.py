@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from playbench.app.players.human import HumanInput
+from playbench.games.kind import TaskKind
 
 
 class ToolPanel(Protocol):
@@ -53,7 +54,8 @@ class NoToolPanel(TypeError):
 def panel_for(kind: Any, submit: Callable[[HumanInput], None]) -> ToolPanel:
     """A fresh panel of ``kind`` whose calls reach ``submit`` as a person's moves."""
     if not isinstance(kind, ToolPanels):
-        raise NoToolPanel(f"{getattr(kind, 'name', kind)!r} is not played with a tool panel")
+        raise NoToolPanel(f"{kind.name if isinstance(kind, TaskKind) else kind!r} is not "
+                          "played with a tool panel")
     return kind.tool_panel(lambda text, raw: submit(HumanInput.move(text, raw)))
 
 
