@@ -116,13 +116,13 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], out=None) -> No
 
 
 def parse_key_values(items: Sequence[str] | None, what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{what} must look like NAME=VALUE, got {item!r}")
-        out[key.strip()] = value.strip()
-    return out
+    """``NAME=VALUE`` arguments as a mapping (games.commands.key_values, which kinds' own
+    commands use too); a malformed one is a usage error."""
+    from playbench.games.commands import CommandError, key_values
+    try:
+        return key_values(items, what)
+    except CommandError as err:
+        raise UsageError(str(err)) from None
 
 
 # -- playing episodes (``run``, ``study``) --------------------------------------------------------
