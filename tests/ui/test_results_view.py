@@ -100,7 +100,8 @@ def test_leaderboard_matches_the_results_api_and_exports(
 
     # The plot is drawn on a Qt canvas, then switched to the score distribution.
     plot = view.plot
-    assert plot.canvas is not None and plot.canvas.isVisible()
+    # A widget added to a shown layout is shown by a queued call: wait for the event loop.
+    qtbot.waitUntil(lambda: plot.canvas is not None and plot.canvas.isVisible(), timeout=5000)
     bars = plot.canvas.figure.axes[0]
     assert len(bars.patches) == 2 and "accuracy" in bars.get_title()  # one bar per person
     plot.kind.setCurrentIndex(plot.kind.findData("score_distribution"))

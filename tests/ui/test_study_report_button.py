@@ -36,8 +36,10 @@ class Answer:
         dialog = QApplication.activeModalWidget()
         if isinstance(dialog, QFileDialog):
             self.asked.append(dialog.windowTitle())
-            dialog.setDirectory(str(self.folder.parent))
-            dialog.selectFile(str(self.folder))
+            # Open the folder itself and accept: a folder dialog answers with the folder it
+            # shows. Selecting the folder from its parent raced the dialog's directory
+            # listing, which could drop the selection and answer with the parent.
+            dialog.setDirectory(str(self.folder))
             dialog.accept()
         elif isinstance(dialog, QInputDialog):
             self.asked.append(dialog.windowTitle())
