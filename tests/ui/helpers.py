@@ -57,9 +57,10 @@ def centre(rect: tuple[int, int, int, int]) -> tuple[float, float]:
 
 
 def start_level(qtbot, window, game: str, pack: str, number: int, setting: str = "default",
-                player: str = "human", max_actions: int | None = None) -> Any:
+                player: str = "human", max_actions: int | None = None,
+                timeout: int = 20000) -> Any:
     """Choose a level in the Library, a player and a setting, press Play; returns the
-    session once its episode has started."""
+    session once its episode has started (within ``timeout`` ms)."""
     lib = window.library
     lib.select(game, pack)
     lib.select_level(number)
@@ -73,7 +74,7 @@ def start_level(qtbot, window, game: str, pack: str, number: int, setting: str =
     qtbot.mouseClick(start.play, Qt.MouseButton.LeftButton)
     _go_ahead_if_asked(qtbot)  # a level still running: "Stop it and start"
     qtbot.waitUntil(lambda: view.session is not None and view.session is not before
-                    and view.session.episode_id != 0, timeout=20000)
+                    and view.session.episode_id != 0, timeout=timeout)
     if player == "human":
         qtbot.waitUntil(lambda: view.session.player.waiting, timeout=10000)
     return view.session

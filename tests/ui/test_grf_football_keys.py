@@ -18,7 +18,8 @@ PRESSES = ["D", "Right", "E", "Space", "Right", "F"]
 def test_a_football_scenario_played_with_keys(make_window, qtbot, aloop):
     window = make_window()
     session = start_level(qtbot, window, "football", "magebench-mini", 5,
-                          setting="magebench:online")
+                          setting="magebench:online",
+                          timeout=90000)  # the engine's first start: 20-40 s under load
     board = window.play_place.view("board").board
     pressed = []
     for name in PRESSES:

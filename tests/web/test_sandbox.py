@@ -74,7 +74,12 @@ class Outside:
                     pass
 
     def close(self) -> None:
+        try:  # wakes the thread blocked in accept() (closing alone does not, on Linux)
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.sock.close()
+        self._thread.join(timeout=5)
 
 
 def inside_server(pages: Callable[[str], tuple[int, dict[str, str], str]]) -> ThreadingHTTPServer:
