@@ -173,7 +173,7 @@ class Step(Base):
     episode_id: Mapped[int] = mapped_column(ForeignKey("episodes.id", ondelete="CASCADE"))
     index: Mapped[int] = mapped_column(Integer)
     decision: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str | None] = mapped_column(String(2000), default=None)
+    action: Mapped[str | None] = mapped_column(Text, default=None)
     raw: Mapped[str] = mapped_column(Text, default="")
     valid: Mapped[bool] = mapped_column(Boolean)
     invalid_kind: Mapped[str | None] = mapped_column(String(40), default=None)

@@ -91,7 +91,34 @@ def test_an_older_playbench_database_is_upgraded_keeping_its_data(tmp_path):
     with db.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT version_num FROM playbench_schema").scalar() == \
             head_revision()
+        # 0007 renamed the action's declared type in place: the file is still sound.
+        assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+        schema = conn.exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE name = 'steps'").scalar()
+        assert "action TEXT" in schema and "VARCHAR(2000)" not in schema
     db.dispose()
+
+
+async def test_a_downgrade_that_would_cut_an_action_is_refused(tmp_path):
+    """Going back below 0007 (actions held to 2,000 characters) refuses while a longer
+    action is stored, and leaves the file at its revision."""
+    from tests.db.test_field_caps import record, start
+    url = f"sqlite:///{tmp_path / 'long.sqlite3'}"
+    store = Store(open_database(url))
+    recorder = DbRecorder(store)
+    episode = await recorder.begin(start(), None)
+    await recorder.step(episode, record(0, action="a" * 2001), None)
+    store.db.dispose()
+    engine = db_engine.make_engine(url)
+    cfg = db_engine._alembic_config()
+    with pytest.raises(RuntimeError, match="2001 characters"), engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0006")
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT version_num FROM playbench_schema").scalar() == \
+            head_revision()
+        assert len(conn.exec_driver_sql("SELECT action FROM steps").scalar()) == 2001
+    engine.dispose()
 
 
 def test_a_foreign_sqlite_database_is_refused_and_left_alone(tmp_path):

@@ -132,3 +132,24 @@ async def test_studies_results_and_transfer_on_postgres(pg_server, pg_url, tmp_p
     assert check_integrity(second)["episodes"] == 32 + 5
     second.db.dispose()
     store.db.dispose()
+
+
+async def test_a_long_action_is_stored_as_on_sqlite(pg_url, tmp_path):
+    """A step's action is held to the same cap on every database (db/caps.py: 256 KiB + the
+    note): a model's WebUI page or a long ``type`` is stored whole on PostgreSQL too, and a
+    50 MB one is cut with its note - not refused by a narrower column."""
+    from playbench.app.core.recorder import DbRecorder
+    from playbench.db.caps import FIELD_LIMIT, NOTE_ROOM
+    from tests.db.test_field_caps import record, start
+
+    store = Store(open_database(pg_url))
+    recorder = DbRecorder(store)
+    page = "```html\n<main>" + "<p>é-row</p>" * 2000 + "</main>\n```"
+    huge = "t" * (3 * FIELD_LIMIT)
+    episode = await recorder.begin(start(), None)
+    await recorder.step(episode, record(0, action=page, raw=page), None)
+    await recorder.step(episode, record(1, action=huge, raw="R"), None)
+    stored = [s.action for s in store.steps(episode)]
+    assert stored[0] == page
+    assert stored[1].startswith("t" * 1000) and "[action cut by PlayBench" in stored[1]
+    assert len(stored[1].encode()) <= FIELD_LIMIT + NOTE_ROOM
