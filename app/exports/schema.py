@@ -102,7 +102,6 @@ Text100 = Annotated[str, Field(max_length=100)]
 Text200 = Annotated[str, Field(max_length=200)]
 Text300 = Annotated[str, Field(max_length=300)]
 Text500 = Annotated[str, Field(max_length=500)]
-Text2000 = Annotated[str, Field(max_length=2000)]
 """Text of at most so many characters: its column's size."""
 Uid = Annotated[str, Field(min_length=1, max_length=36)]
 Name = Annotated[str, Field(min_length=1, max_length=200)]
@@ -187,8 +186,8 @@ class StepLine(Line):
     episode: str = Field(description="the episode's id (UUID)")
     index: Whole = Field(description="0-based step number")
     decision: Whole = Field(description="0-based decision (model call, human submission)")
-    action: Text2000 | None = Field(None, description="canonical action text; null when nothing "
-                                                      "readable was sent")
+    action: str | None = Field(None, description="canonical action text; null when nothing "
+                                                 "readable was sent")
     raw: str = Field(description="what the player sent: a key or click, or the model's reply")
     valid: bool = Field(description="whether the action was applied")
     invalid_kind: Text40 | None = Field(None, description="no_action, malformed, "

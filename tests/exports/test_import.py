@@ -4,6 +4,7 @@ lines before anything is written; laptops of one study merged into one database.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -239,3 +240,28 @@ def test_imports_in_any_split_and_order_give_the_same_database(source, tmp_path_
     assert snapshot(target) == snapshot(whole)
     target.db.dispose()
     whole.db.dispose()
+
+
+async def test_a_long_action_survives_export_and_import(tmp_path):
+    """An action as long as the store keeps (a model's WebUI page, cut at db/caps.py's limit
+    with its note) is exported and imported back whole: the line format allows what the
+    database stores."""
+    from playbench.app.core.recorder import DbRecorder
+    from playbench.db.caps import FIELD_LIMIT
+    from tests.db.test_field_caps import record, start
+
+    source = fresh(tmp_path / "s.sqlite3")
+    recorder = DbRecorder(source)
+    page = "```html\n" + "<p>row</p>" * 3000 + "\n```"
+    level = dataclasses.replace(start(), level_text="#####\n#@$.#\n#####", level_hash="long")
+    episode = await recorder.begin(level, None)
+    await recorder.step(episode, record(0, action=page, raw=page), None)
+    await recorder.step(episode, record(1, action="x" * (2 * FIELD_LIMIT), raw="R"), None)
+    await recorder.finish(episode, "done", None, {})
+    stored = [s.action for s in source.steps(episode)]
+    export_jsonl(source, tmp_path / "out")
+    target = fresh(tmp_path / "t.sqlite3")
+    report = import_bundle(target, tmp_path / "out")
+    assert report.episodes_new == 1 and report.steps == 2
+    (copy,) = target.all_episode_ids()
+    assert [s.action for s in target.steps(copy)] == stored
