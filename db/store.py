@@ -25,6 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from playbench.db.engine import Database
 from playbench.db.episodes import EpisodeRow, episode_rows
+from playbench.db.lengths import checked, fitted
 from playbench.db.models import (
     Episode,
     Frame,
@@ -98,6 +99,8 @@ class Store:
 
         Insert-if-absent, then read: two processes (or two annotators' sessions on a shared
         PostgreSQL store) asking for the same new participant at once both get its one id."""
+        checked("participants", "kind", kind, "participant kind")
+        checked("participants", "name", name, "participant name")
         with self.db.engine.begin() as conn:
             conn.execute(self._insert_ignore(Participant.__table__).values(
                 uid=new_uid(), kind=kind, name=name, details=details or {}, created=utcnow()))
@@ -119,9 +122,12 @@ class Store:
     def _task_in(self, conn: sa.Connection, game: str, level_hash: str, level_text: str, *,
                  number: int = 1, title: str = "", source: str = "",
                  meta: dict[str, Any] | None = None) -> int:
+        checked("tasks", "game", game, "game")
+        checked("tasks", "level_hash", level_hash, "level hash")
         conn.execute(self._insert_ignore(Task.__table__).values(
             game=game, level_hash=level_hash, level_text=level_text, level_number=number,
-            title=title, source=source, meta=meta or {}))
+            title=fitted("tasks", "title", title), source=fitted("tasks", "source", source),
+            meta=meta or {}))
         return int(conn.execute(sa.select(Task.id).where(
             Task.game == game, Task.level_hash == level_hash)).scalar_one())
 
@@ -244,6 +250,10 @@ class Store:
                       budget: dict[str, Any], rules: dict[str, Any], seed: int, owner: str,
                       start_state: str, start_frame: FrameData | None,
                       study_id: int | None = None, meta: dict[str, Any] | None = None) -> int:
+        checked("episodes", "setting", setting, "setting")
+        checked("episodes", "player", player, "player")
+        checked("episodes", "owner", owner, "episode owner")
+        checked("episodes", "start_state", start_state, "start state")
         with self.db.writing() as conn:
             frame = self._put_frame(conn, start_frame)
             result = conn.execute(sa.insert(Episode.__table__).values(
@@ -276,8 +286,9 @@ class Store:
             if scores:
                 conn.execute(sa.insert(Score.__table__), [
                     {"episode_id": episode_id, "name": k, "value": v} for k, v in scores.items()])
+            reason = None if end_reason is None else fitted("episodes", "end_reason", end_reason)
             conn.execute(sa.update(Episode.__table__).where(Episode.id == episode_id).values(
-                status=status, end_reason=end_reason, ended=utcnow()))
+                status=status, end_reason=reason, ended=utcnow()))
 
     def set_scores(self, episode_id: int, scores: dict[str, float | None]) -> None:
         """Add or replace the named scores of an episode, leaving its other scores, status and

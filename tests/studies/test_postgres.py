@@ -153,3 +153,11 @@ async def test_a_long_action_is_stored_as_on_sqlite(pg_url, tmp_path):
     assert stored[0] == page
     assert stored[1].startswith("t" * 1000) and "[action cut by PlayBench" in stored[1]
     assert len(stored[1].encode()) <= FIELD_LIMIT + NOTE_ROOM
+
+
+async def test_long_texts_behave_as_on_sqlite(pg_url):
+    """A long level title, source or end reason is cut with "…", a too-long name refused
+    with its field named (tests/db/test_lengths.py) - PostgreSQL used to abort the write."""
+    from tests.db.test_lengths import long_texts_round
+
+    await long_texts_round(pg_url)
