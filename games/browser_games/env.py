@@ -29,7 +29,6 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -47,6 +46,7 @@ from playbench.games.browser_games.controls import (
     tool_specs,
 )
 from playbench.games.browser_games.modes import mode_of
+from playbench.games.browser_games.page import GamePage, control_script
 from playbench.games.browser_games.server import StaticServer
 from playbench.games.browser_games.tasks import KIND_NAME, TaskRef, task_ref
 from playbench.games.types import Action, Observation, Setting, Task, Transition
@@ -55,35 +55,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MEMORY = 2
 """Earlier rounds re-sent to a model (GameWorld's default, docs/reference/browser-games.md)."""
-
-READY = "() => !!(window.gameAPI && typeof window.gameAPI.getState === 'function')"
-BEGIN = """async ({seed, width, height, first}) => {
-  const api = window.gameAPI;
-  if (first) {
-    window.__setDeterministicSeed(seed);
-    if (typeof api.init === 'function') await api.init({seed, width, height});
-  }
-  if (typeof api.reset === 'function') await api.reset({seed});
-  const s = api.getState() || {};
-  if (typeof api.start === 'function' && (s.status === 'ready' || s.status === 'menu')) {
-    await api.start();
-  }
-  return true;
-}"""
-# Page calls made on every step go through the tab's DevTools session (Runtime.evaluate
-# expressions, not Playwright functions), the channel the screenshot also takes: see step().
-STATE = "JSON.parse(JSON.stringify(window.gameAPI.getState()))"
-PAUSE_STATE = f"(window.__pauseGame(), {STATE})"
-PAUSE = "window.__pauseGame()"
-ADVANCE = "window.__advanceGame({ms})"
-FRAME_SECONDS = 1 / 60
-
-
-def control_script() -> str:
-    """The page control script injected before any game script."""
-    return (resources.files("playbench.games.browser_games") / "inject" / "control.js"
-            ).read_text(encoding="utf-8")
-
 
 def settled_state(state: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a state that the same seed and actions must reproduce: everything but the
@@ -168,8 +139,8 @@ class BrowserGameEnv:
         self.progress: Progress | None = None
         self.state: dict[str, Any] = {}
         self.seed = 0
-        self._shot: bytes | None = None
-        """The screenshot taken with the last state read, for the next observation."""
+        self.page: GamePage | None = None
+        """The open page's clock, state, screenshot and input (None between episodes)."""
         self.timings: dict[str, float] = {}
         """Milliseconds of the last step's parts: execute, pause+state+screenshot
         (overlapped, see :meth:`_settle`) and frame (decoding the screenshot)."""
@@ -221,117 +192,39 @@ class BrowserGameEnv:
         await session.context.add_init_script(control_script())
         rel = page_dir.resolve().relative_to(self.server.root).as_posix()
         await session.open_tabs([self.server.url(f"{rel}/{entry}")])
-        await self._wait_ready(ref.game_id)
-        await session.answer(session.page.evaluate(f"() => window.__setGameSpeed("
-                                           f"{spec.speed_multiplier!r})"), "setting the speed")
-        await self._begin(first=True)
+        self.page = page = GamePage(session, paused=self.paused_mode,
+                                    load_timeout_ms=self.config.load_timeout_ms,
+                                    frame_format=self.config.frame_format)
+        await page.wait_ready(ref.game_id)
+        await page.set_speed(spec.speed_multiplier)
+        await page.begin(seed, spec.width, spec.height, first=True)
         if self.paused_mode:
-            await self._pause()
-        self.state = await self.read_state()
+            await page.pause()
+        self.state = await page.read_state()
         score = _number(lookup(self.state, tspec.score_field))
         self.progress = Progress(tspec.start, tspec.target, best=score, score=score)
         return await self.observe()
 
-    async def _wait_ready(self, game_id: str) -> None:
-        """Wait until the page defines ``gameAPI.getState``. On a stepped clock a game that
-        sets its API up from a timer or an animation frame gets its frames one at a time (the
-        page has loaded, so only game time is missing); on a running clock Playwright polls."""
-        assert self.session is not None
-        page = self.session.page
-        if not self.paused_mode:
-            try:
-                await page.wait_for_function(READY, timeout=self.config.load_timeout_ms)
-            except Exception as err:
-                raise BrowserError(f"{game_id}: the page never defined window.gameAPI with "
-                                   f"getState() ({str(err).splitlines()[0][:200]})") from err
-            return
-        deadline = time.monotonic() + self.config.load_timeout_ms / 1000
-        while not await self._call(f"({READY})()", "waiting for gameAPI"):
-            if time.monotonic() > deadline:
-                raise BrowserError(f"{game_id}: the page never defined window.gameAPI with "
-                                   "getState()")
-            await self._advance(FRAME_SECONDS)
-
-    async def _advance(self, seconds: float) -> None:
-        """Move the paused game's clock on by ``seconds`` (times the game's speed), running
-        its timers and animation frames on the way (``__advanceGame`` in inject/control.js)."""
-        assert self.session is not None
-        await self.session.answer(self.session.page.evaluate(
-            ADVANCE.format(ms=repr(seconds * 1000.0))), "advancing the game clock")
-
-    async def _hold(self, seconds: float) -> None:
-        """Let ``seconds`` of game time pass: stepped on a paused game, real on a running one."""
-        if seconds <= 0:
-            return
-        if self.paused_mode:
-            await self._advance(seconds)
-        else:
-            await asyncio.sleep(seconds)
-
-    async def _begin(self, first: bool) -> None:
-        assert self.session is not None and self.spec is not None
-        await self.session.answer(self.session.page.evaluate(
-            BEGIN, {"seed": int(self.seed) & 0xFFFFFFFF, "width": self.spec.width,
-                    "height": self.spec.height, "first": first}), "starting the game")
-
-    async def _call(self, expression: str, what: str) -> Any:
-        """Evaluate ``expression`` in the game's page through the tab's DevTools session and
-        return its value as JSON data."""
-        assert self.session is not None
-        cdp = await self.session.devtools()
-        reply = await self.session.answer(cdp.send("Runtime.evaluate", {
-            "expression": expression, "returnByValue": True}), what)
-        problem = reply.get("exceptionDetails")
-        if problem:
-            text = (problem.get("exception") or {}).get("description") or problem.get("text")
-            raise BrowserError(f"{what}: the page raised {str(text).splitlines()[0][:200]}")
-        return (reply.get("result") or {}).get("value")
-
-    async def _pause(self) -> None:
-        await self._call(PAUSE, "pausing the game")
+    def _page(self) -> GamePage:
+        if self.page is None:
+            raise BrowserError("the game has not started")
+        return self.page
 
     async def read_state(self, pause: bool = False) -> dict[str, Any]:
         """``gameAPI.getState()`` as plain JSON values (after pausing the game, with
         ``pause``)."""
-        state = await self._call(PAUSE_STATE if pause else STATE, "reading the state")
-        if not isinstance(state, dict):
-            raise BrowserError(f"gameAPI.getState() gave {type(state).__name__}, not an object")
-        return state
+        return await self._page().read_state(pause)
 
     async def frame(self) -> np.ndarray | None:
         """The page as an RGB array (None when frames are not rendered). PNG by default;
         ``EnvConfig.frame_format = "jpeg"`` asks Chromium for a JPEG (quality 90), which is
         faster to make and decode (benchmarks/bench_browser_step.py)."""
-        if not self.render_frames or self.session is None:
+        if not self.render_frames or self.page is None:
             return None
         from PIL import Image
-        data, self._shot = self._shot, None
-        if data is None:
-            data = await self._capture()
+        data = self.page.take_shot() or await self.page.capture()
         with Image.open(io.BytesIO(data)) as img:
             return np.asarray(img if img.mode == "RGB" else img.convert("RGB"))
-
-    async def _capture(self) -> bytes:
-        assert self.session is not None
-        return await self.session.screenshot(self.config.frame_format, quality=90)
-
-    async def _settle(self) -> None:
-        """Pause the game (in paused mode), read its state and take the screenshot of that
-        moment. The screenshot is asked for right behind the pause-and-read call on the same
-        DevTools channel, without waiting for its answer: Chromium runs the pause before it
-        draws the frame it captures, so frame and state agree (tested in
-        tests/browser_games/test_harness.py) and the two waits overlap."""
-        reading = self.read_state(pause=self.paused_mode)
-        if not self.render_frames:
-            self.state = await reading
-            return
-        state_job = asyncio.ensure_future(reading)
-        await asyncio.sleep(0)  # the pause-and-read message leaves first
-        try:
-            shot = await self._capture()
-        finally:
-            self.state = await state_job
-        self._shot = shot
 
     def hud(self) -> dict[str, Any]:
         """What a person's heads-up display shows (actions left are the loop's to add)."""
@@ -386,55 +279,9 @@ class BrowserGameEnv:
         return Action(canonical, command)
 
     async def execute(self, command: Command) -> None:
-        """Perform one command on the page, taking the command's duration (a click or a typed
-        text is followed by the role's hold duration so the game can answer it). On a paused
-        game the duration is game time stepped by :meth:`_hold`, exactly the same on every
-        run; in real time it is wall-clock time."""
-        assert self.session is not None and self.spec is not None
-        page = self.session.page
-        hold = self.spec.role.computer_use.hold_duration
-        start = time.perf_counter()
-        run_for = command.seconds
-        if command.op == "keys":
-            for key in command.keys:
-                await page.keyboard.down(key)
-            await self._hold(command.seconds)
-            for key in reversed(command.keys):
-                await page.keyboard.up(key)
-            return
-        if command.op == "wait":
-            await self._hold(command.seconds)
-            return
-        if command.op == "type":
-            await page.keyboard.type(command.text)
-            run_for = max(run_for, hold)
-        else:
-            (x, y), *rest = command.points
-            if command.op == "click":
-                await page.mouse.click(x, y)
-            elif command.op == "double_click":
-                await page.mouse.dblclick(x, y)
-            elif command.op == "right_click":
-                await page.mouse.click(x, y, button="right")
-            elif command.op == "click_hold":
-                await page.mouse.move(x, y)
-                await page.mouse.down()
-                await self._hold(command.seconds)
-                await page.mouse.up()
-                return
-            elif command.op == "drag":
-                x2, y2 = rest[0]
-                await page.mouse.move(x, y)
-                await page.mouse.down()
-                await page.mouse.move(x2, y2, steps=8)
-                await page.mouse.up()
-            elif command.op == "scroll":
-                await page.mouse.move(x, y)
-                await page.mouse.wheel(*command.delta)
-            run_for = max(run_for, hold)
-        # the input itself took no game time on a paused game; on a running one it did
-        spent = 0.0 if self.paused_mode else time.perf_counter() - start
-        await self._hold(run_for - spent)
+        """Perform one command on the page for its duration (:meth:`GamePage.perform`)."""
+        assert self.spec is not None
+        await self._page().perform(command, self.spec.role.computer_use.hold_duration)
 
     async def step(self, action: Action) -> Transition:
         assert self.progress is not None and self.task_spec is not None
@@ -456,7 +303,7 @@ class BrowserGameEnv:
             raise
         t2 = time.perf_counter()
         before = settled_state(self.state)
-        await self._settle()
+        self.state = await self._page().settle(self.render_frames)
         t3 = time.perf_counter()
         self.timings = {"execute": (t2 - t1) * 1000,
                         "pause+state+screenshot": (t3 - t2) * 1000}
@@ -491,8 +338,11 @@ class BrowserGameEnv:
         if not t.continue_on_fail:
             why = lookup(self.state, "terminal.reason") or outcome or "game over"
             return f"the game ended: {why}", True, False
-        await self._begin(first=False)  # a paused game stays paused: no game time passes
-        self._shot = None  # the screenshot shows the ended game, not the new one
+        page = self._page()
+        assert self.spec is not None
+        # a paused game stays paused: no game time passes
+        await page.begin(self.seed, self.spec.width, self.spec.height, first=False)
+        page.take_shot()  # the screenshot shows the ended game, not the new one
         p.resets += 1
         self.state = await self.read_state()
         p.score = _number(lookup(self.state, t.score_field))
@@ -531,7 +381,7 @@ class BrowserGameEnv:
                 "best_score": p.best, "resets": float(p.resets), "steps": n}
 
     async def _close_session(self) -> None:
-        self._shot = None
+        self.page = None
         if self.session is not None:
             session, self.session = self.session, None
             await _within(session.close(), "the game's browser context")

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from playbench.games.browser.browser import chromium_executable
 from playbench.games.browser_games.catalog import Catalog, GameSpec, SemanticControl, lookup
-from playbench.games.browser_games.env import control_script
+from playbench.games.browser_games.page import control_script
 from playbench.games.browser_games.server import StaticServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.content]
