@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 
 from playbench.games.browser.browser import chromium_executable
 from playbench.games.browser_games.catalog import Catalog
-from playbench.games.browser_games.env import control_script
+from playbench.games.browser_games.page import control_script
 from playbench.games.browser_games.server import StaticServer
 
 TILE_W, TILE_H, LABEL_H, PAD, COLUMNS = 400, 225, 34, 12, 4
