@@ -150,9 +150,13 @@ def _digest(shape: tuple[int, ...], shas: list[bytes]) -> str:
 
 
 def _assemble(width: int, height: int, bands: list[_Band]) -> bytes:
-    adler = 1
+    # adler32_combine over the bands, inlined (a call per band cost more than the arithmetic)
+    a, b = 1, 0
     for band in bands:
-        adler = adler32_combine(adler, band.adler, band.raw_length)
+        n = band.raw_length % _ADLER_MOD
+        b = (b + (band.adler >> 16) + n * a - n) % _ADLER_MOD
+        a = (a + (band.adler & 0xFFFF) - 1) % _ADLER_MOD
+    adler = (b << 16) | a
     idat = b"".join([_ZLIB_HEADER, *(b.segment for b in bands), _FINAL_BLOCK,
                      struct.pack(">I", adler)])
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
@@ -185,17 +189,14 @@ class FrameCodec:
         before = self._before
         n_bands = -(-h // BAND_ROWS)
         if before is not None and before.shape == flat.shape:
-            changed = _band_changes(flat, before)
+            changed: list[bool] = _band_changes(flat, before).tolist()
         else:
-            changed = np.ones(n_bands, dtype=bool)
-        bands: list[_Band] = []
-        for k in range(n_bands):
-            if not changed[k]:
-                bands.append(self._bands[k])
-                self.reused += 1
-                continue
-            start, end = k * BAND_ROWS, min(h, (k + 1) * BAND_ROWS)
-            bands.append(_encode_band(flat, start, end, self.level, self._squeeze))
+            changed = [True] * n_bands
+        old = self._bands  # the previous frame's, when ``changed`` was worked out from it
+        bands = [_encode_band(flat, k * BAND_ROWS, min(h, (k + 1) * BAND_ROWS), self.level,
+                              self._squeeze) if redo else old[k]
+                 for k, redo in enumerate(changed)]
+        self.reused += n_bands - sum(changed)
         keep = isinstance(frame, Frame) and not frame.flags.writeable
         self._before, self._bands = (flat, bands) if keep else (None, [])
         return _digest(frame.shape, [b.sha for b in bands]), _assemble(w, h, bands)
