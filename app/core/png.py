@@ -250,10 +250,8 @@ def frame_png(frame: np.ndarray, level: int = 1, codec: FrameCodec | None = None
     key = ("png", level)
     with memo.setdefault(("lock", level), threading.Lock()):
         if key not in memo:
-            if codec is not None and codec.level == level:
-                memo["digest"], memo[key] = codec.encode(frame)
-            else:
-                memo[key] = encode_png(frame, level)
+            use = codec if codec is not None and codec.level == level else FrameCodec(level)
+            memo["digest"], memo[key] = use.encode(frame)  # the key comes with the bands
     return bytes(memo[key])
 
 
