@@ -37,6 +37,7 @@ from playbench.db.models import (
     Task,
     utcnow,
 )
+from playbench.db.step_sql import PreparedStepWrite
 from playbench.db.steps import StepRecord, StoredStep, stored_steps
 from playbench.db.studies import (
     MemberInfo,
@@ -83,7 +84,9 @@ def inserted_id(result: sa.CursorResult[Any]) -> int:
 class Store:
     """Repository over an open :class:`Database`."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, prepared_steps: bool = True) -> None:
+        """``prepared_steps`` False writes steps with SQLAlchemy Core statements on SQLite too
+        (tests compare the two; see ``playbench.db.step_sql``)."""
         self.db = db
         # Built once: constructing statements per step costs more than executing them.
         self._insert_step = sa.insert(Step.__table__)
@@ -91,6 +94,10 @@ class Store:
         self._count_steps = (sa.update(Episode.__table__)
                              .where(Episode.id == sa.bindparam("episode_id_"))
                              .values(n_steps=sa.bindparam("n_steps_")))
+        # On SQLite the same statements run as prepared SQL (playbench.db.step_sql).
+        self._prepared_step = PreparedStepWrite(
+            db.engine.dialect, self._insert_step, Step.__table__, self._insert_frame,
+            Frame.__table__, self._count_steps) if db.is_sqlite and prepared_steps else None
 
     # -- participants, tasks, studies ------------------------------------------------------
 
@@ -268,6 +275,14 @@ class Store:
                  frame: FrameData | None) -> None:
         """Commit one step (and its frame) before returning."""
         with self.db.writing() as conn:
+            if self._prepared_step is not None:
+                self._prepared_step(
+                    conn, None if frame is None or frame[3] is None else dict(
+                        zip(("hash", "width", "height", "png"), frame, strict=True)),
+                    {**step.to_row(), "episode_id": episode_id,
+                     "frame": None if frame is None else frame[0], "created": utcnow()},
+                    {"episode_id_": episode_id, "n_steps_": step.index + 1})
+                return
             digest = self._put_frame(conn, frame)
             conn.execute(self._insert_step, {**step.to_row(), "episode_id": episode_id,
                                              "frame": digest, "created": utcnow()})

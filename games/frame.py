@@ -18,8 +18,10 @@ import numpy as np
 class Frame(np.ndarray):
     """A rendered frame that remembers what was worked out from it (``memo``).
 
-    Frames are never changed in place after rendering; an array derived from a frame (a slice,
-    a resize) starts with an empty memo.
+    Frames are never changed in place after rendering (:func:`as_frame` makes them read-only,
+    so the recorder may reuse the work done on the previous frame of an episode where the
+    pixels are the same); an array derived from a frame (a slice, a resize) starts with an empty
+    memo.
     """
 
     memo: dict[str, Any]
@@ -29,8 +31,11 @@ class Frame(np.ndarray):
 
 
 def as_frame(pixels: np.ndarray) -> Frame:
-    """``pixels`` (H x W x 3 uint8) as a :class:`Frame`, without copying when contiguous."""
-    return np.ascontiguousarray(pixels, dtype=np.uint8).view(Frame)
+    """``pixels`` (H x W x 3 uint8) as a read-only :class:`Frame`, without copying when
+    contiguous. The caller hands the pixels over: it must not change them afterwards."""
+    frame = np.ascontiguousarray(pixels, dtype=np.uint8).view(Frame)
+    frame.flags.writeable = False
+    return frame
 
 
 __all__ = ["Frame", "as_frame"]

@@ -1,4 +1,4 @@
-"""A small, fast PNG writer for recorded frames.
+"""A small, fast PNG writer for recorded frames, and the frames' content key.
 
 Pillow chooses a filter per row adaptively, which costs about 2.5 ms for a 320 x 320 board - more
 than the whole per-step budget. Board frames are large flat areas, so the fixed "Up" filter
@@ -6,14 +6,28 @@ than the whole per-step budget. Board frames are large flat areas, so the fixed 
 fifth of the time. Any PNG reader (Pillow included) decodes the result; tests check that the
 pixels come back exactly.
 
-Most rows of a board repeat the row above (inside a cell nothing changes from one pixel row to
-the next): 57-77 % of the rows of the six boards, whose "Up" rows are then all zeros. Deflating
-those zeros was most of the time, so each run of repeated rows is written as a deflate segment
-made once per (run length, width) and reused, and zlib only sees the rows that change (the
-segments are cut with full flushes, so no match reaches across them). Measured on the boards'
-frames (benchmarks/bench_model_overhead.py's machine): 800 x 800 queens 2.8 -> 1.1 ms, 600 x 800
-hanoi 2.3 -> 1.5 ms, 330 x 330 maze 0.39 -> 0.16 ms, within 5 % of the size (sokoban's small
-frame grows 30 %, to 7 kB).
+The picture is cut into bands of :data:`BAND_ROWS` rows, each filtered on its own (its first
+row with the "Sub" filter, each byte minus the one a pixel to its left, the others with "Up"),
+deflated on its own (segments cut with full flushes, so no match reaches across them) and hashed
+on its own: a band's bytes depend on its own pixels only. That makes two savings possible:
+
+* a band whose rows all repeat the one above after its first (inside a cell nothing changes from
+  one pixel row to the next) takes a ready-made segment of zeros, made once per (width, rows);
+* a :class:`FrameCodec` keeps the bands of the previous frame of the same sequence (an
+  episode's), and a model step changes one or two cells: only the bands that differ from the
+  previous frame are filtered, deflated and hashed again, the rest are reused. The output is
+  byte for byte what a fresh encoding gives (tests check it).
+
+Measured per step on the boards' frames (warm, one thread, key and PNG together): 800 x 800
+queens 4.4 ms before (whole-picture SHA-256 1.7 ms + PNG 2.8 ms) -> 0.9 ms from the previous
+frame, 330 x 330 maze 0.47 -> 0.20 ms; a fresh frame (an episode's first) costs about what it
+did. Files are 7-30 % larger (bands do not refer to each other). docs/recording.md has the table.
+
+The key of a frame (:func:`frame_digest`, the ``frames`` table's hash) is the SHA-256 of its
+size and its bands' SHA-256s (a hash list over the pixels): a pure function of the pixels that
+the codec updates band by band, where a SHA-256 over the whole picture cost 1 ms per 800 x 800
+board on every step. Frames recorded before it (keyed by that whole-picture hash) stay readable
+under their keys; a picture stored under both keys is stored twice.
 """
 
 from __future__ import annotations
@@ -22,6 +36,7 @@ import hashlib
 import struct
 import threading
 import zlib
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -31,79 +46,176 @@ import numpy as np
 from playbench.games.frame import Frame as Frame
 from playbench.games.frame import as_frame as as_frame
 
+BAND_ROWS = 16
+"""Rows per band: a board cell is 40-100 pixel rows, so a step redoes a few bands; smaller
+bands cost more per-band overhead on a fresh frame (measured in docs/recording.md)."""
+
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_FILTER_SUB = 1
 _FILTER_UP = 2
 _ADLER_MOD = 65521
 _ZLIB_HEADER = b"\x78\x01"  # deflate, 32 kB window, fastest-compression hint
-_MIN_REPEATED = 8
+_FINAL_BLOCK = b"\x03\x00"  # an empty final fixed-Huffman block (zlib's Z_FINISH after a flush)
+_DIGEST_TAG = b"playbench-frame-bands-v1"
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
+def _check(frame: np.ndarray) -> None:
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"expected an H x W x 3 uint8 frame, got {frame.shape} {frame.dtype}")
+
+
 @lru_cache(maxsize=512)
-def _repeated_rows(count: int, row_bytes: int, level: int) -> bytes:
-    """Deflate segment (no final block, ends byte-aligned) of ``count`` "Up" rows of zeros."""
+def _repeated_rows(count: int, row_bytes: int, level: int) -> tuple[bytes, int]:
+    """Deflate segment (no final block, ends byte-aligned) of ``count`` "Up" rows of zeros, and
+    the Adler-32 of those raw rows."""
     squeeze = zlib.compressobj(level, zlib.DEFLATED, -15)
-    row = bytes([_FILTER_UP]) + bytes(row_bytes)
-    return squeeze.compress(row * count) + squeeze.flush(zlib.Z_FULL_FLUSH)
+    raw = (bytes([_FILTER_UP]) + bytes(row_bytes)) * count
+    return squeeze.compress(raw) + squeeze.flush(zlib.Z_FULL_FLUSH), zlib.adler32(raw)
 
 
-def _adler_repeated_rows(adler: int, count: int, row_bytes: int) -> int:
-    """zlib's Adler-32 of ``adler`` continued over ``count`` zero "Up" rows, in closed form
-    (each row is the filter byte 2 then ``row_bytes`` zeros)."""
-    n = row_bytes + 1
-    a, b = adler & 0xFFFF, adler >> 16
-    # Over one row a grows by 2 and b by n * a_before + 2 * n; summed over the rows:
-    b = (b + n * count * a + n * count * (count - 1) + 2 * n * count) % _ADLER_MOD
-    a = (a + 2 * count) % _ADLER_MOD
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """Adler-32 of ``A + B`` from those of ``A`` and ``B`` and ``len(B)`` (what zlib's
+    ``adler32_combine`` does; Python's zlib module does not offer it)."""
+    a1, b1 = first & 0xFFFF, first >> 16
+    a2, b2 = second & 0xFFFF, second >> 16
+    n = second_length % _ADLER_MOD
+    a = (a1 + a2 - 1) % _ADLER_MOD
+    b = (b1 + b2 + n * a1 - n) % _ADLER_MOD
     return (b << 16) | a
 
 
-def _runs(changed: np.ndarray) -> list[tuple[int, int, bool]]:
-    """``(start, end, repeated)`` row ranges covering the frame: runs of at least
-    ``_MIN_REPEATED`` repeated rows, and the rows between them. A flush costs about as much as
-    deflating a few rows, so shorter runs of repeats stay with their neighbours."""
-    cuts = [0, *(np.flatnonzero(changed[1:] != changed[:-1]) + 1).tolist(), len(changed)]
-    runs: list[tuple[int, int, bool]] = []
-    for start, end in zip(cuts, cuts[1:], strict=False):
-        repeated = not changed[start] and end - start >= _MIN_REPEATED
-        if runs and not repeated and not runs[-1][2]:
-            runs[-1] = (runs[-1][0], end, False)
+@dataclass(frozen=True)
+class _Band:
+    segment: bytes
+    """The band's "Up"-filtered rows, deflated and cut with a full flush."""
+    adler: int
+    """Adler-32 of those filtered rows on their own."""
+    raw_length: int
+    sha: bytes
+    """SHA-256 of the band's pixels (not filtered: independent of the row above)."""
+
+
+def _band_sha(flat: np.ndarray, start: int, end: int) -> bytes:
+    return hashlib.sha256(flat[start:end].data).digest()
+
+
+def _encode_band(flat: np.ndarray, start: int, end: int, level: int,
+                 squeeze: Any, sha: bytes | None = None) -> _Band:
+    """Rows ``start:end`` of ``flat`` (H x 3W, C-contiguous) filtered and deflated on their own:
+    the first row with the "Sub" filter (each byte minus the one a pixel to its left), so that
+    the band does not depend on the row above it, the others with "Up"."""
+    width = flat.shape[1]
+    n = end - start
+    rows = np.empty((n, width + 1), dtype=np.uint8)
+    rows[0, 0] = _FILTER_SUB
+    rows[0, 1:4] = flat[start, :3]  # the pixel left of the first one counts as zeros
+    np.subtract(flat[start, 3:], flat[start, :-3], out=rows[0, 4:])  # uint8 wraps mod 256
+    rows[1:, 0] = _FILTER_UP
+    np.subtract(flat[start + 1:end], flat[start:end - 1], out=rows[1:, 1:])
+    if sha is None:
+        sha = _band_sha(flat, start, end)
+    if n > 1 and not rows[1:, 1:].any():  # every row after the first repeats the one above
+        head = rows[0].data
+        rest, rest_adler = _repeated_rows(n - 1, width, level)
+        segment = squeeze.compress(head) + squeeze.flush(zlib.Z_FULL_FLUSH) + rest
+        adler = adler32_combine(zlib.adler32(head), rest_adler, (n - 1) * (width + 1))
+    else:
+        adler = zlib.adler32(rows.data)
+        segment = squeeze.compress(rows.data) + squeeze.flush(zlib.Z_FULL_FLUSH)
+    return _Band(segment, adler, n * (width + 1), sha)
+
+
+def _band_changes(flat: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Whether each band of ``flat`` differs from the same band of ``before`` (same shape)."""
+    h, width = flat.shape
+    full = h // BAND_ROWS
+    changed = np.empty(-(-h // BAND_ROWS), dtype=bool)
+    if full:
+        span = full * BAND_ROWS
+        # A band is BAND_ROWS * 3W bytes, a multiple of 8: compared as 64-bit words.
+        cur = flat[:span].reshape(full, -1).view(np.uint64)
+        old = before[:span].reshape(full, -1).view(np.uint64)
+        changed[:full] = (cur != old).any(axis=1)
+    if full < len(changed):
+        changed[full] = not np.array_equal(flat[full * BAND_ROWS:], before[full * BAND_ROWS:])
+    return changed
+
+
+def _digest(shape: tuple[int, ...], shas: list[bytes]) -> str:
+    h = hashlib.sha256(_DIGEST_TAG + f"{shape[0]}x{shape[1]}".encode())
+    h.update(b"".join(shas))
+    return h.hexdigest()
+
+
+def _assemble(width: int, height: int, bands: list[_Band]) -> bytes:
+    # adler32_combine over the bands, inlined (a call per band cost more than the arithmetic)
+    a, b = 1, 0
+    for band in bands:
+        n = band.raw_length % _ADLER_MOD
+        b = (b + (band.adler >> 16) + n * a - n) % _ADLER_MOD
+        a = (a + (band.adler & 0xFFFF) - 1) % _ADLER_MOD
+    adler = (b << 16) | a
+    idat = b"".join([_ZLIB_HEADER, *(b.segment for b in bands), _FINAL_BLOCK,
+                     struct.pack(">I", adler)])
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return (_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", idat)
+            + _chunk(b"IEND", b""))
+
+
+class FrameCodec:
+    """Digest and PNG of the frames of one sequence (an episode's), each frame's bands reused
+    from the previous frame where its pixels are the same.
+
+    Only a read-only :class:`Frame` is kept as the previous frame (frames are never changed in
+    place after rendering; a board's frame is read-only), so reusing its bands is safe; any
+    other array is encoded afresh. Not thread-safe: one codec per writer thread."""
+
+    def __init__(self, level: int = 1) -> None:
+        self.level = level
+        self._squeeze = zlib.compressobj(level, zlib.DEFLATED, -15)
+        self._before: np.ndarray | None = None
+        self._bands: list[_Band] = []
+        self.reused = 0
+        """Bands taken from the previous frame so far (benchmarks and tests read it)."""
+
+    def encode(self, frame: np.ndarray) -> tuple[str, bytes]:
+        """``(digest, png)`` of ``frame``: the same as :func:`frame_digest` and
+        :func:`encode_png` give, byte for byte."""
+        _check(frame)
+        h, w, _ = frame.shape
+        flat = np.ascontiguousarray(frame).reshape(h, w * 3)
+        before = self._before
+        n_bands = -(-h // BAND_ROWS)
+        if before is not None and before.shape == flat.shape:
+            changed: list[bool] = _band_changes(flat, before).tolist()
         else:
-            runs.append((start, end, repeated))
-    return runs
+            changed = [True] * n_bands
+        old = self._bands  # the previous frame's, when ``changed`` was worked out from it
+        bands = [_encode_band(flat, k * BAND_ROWS, min(h, (k + 1) * BAND_ROWS), self.level,
+                              self._squeeze) if redo else old[k]
+                 for k, redo in enumerate(changed)]
+        self.reused += n_bands - sum(changed)
+        keep = isinstance(frame, Frame) and not frame.flags.writeable
+        self._before, self._bands = (flat, bands) if keep else (None, [])
+        return _digest(frame.shape, [b.sha for b in bands]), _assemble(w, h, bands)
 
 
 def encode_png(frame: np.ndarray, level: int = 1) -> bytes:
     """Lossless PNG of an H x W x 3 uint8 RGB array."""
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError(f"expected an H x W x 3 uint8 frame, got {frame.shape} {frame.dtype}")
+    return FrameCodec(level).encode(np.asarray(frame))[1]
+
+
+def pixel_digest(frame: np.ndarray) -> str:
+    """The frame's key (module docstring) worked out from its pixels, without encoding."""
+    _check(frame)
     h, w, _ = frame.shape
-    width = w * 3
-    flat = np.ascontiguousarray(frame).reshape(h, width)
-    rows = np.empty((h, width + 1), dtype=np.uint8)
-    rows[:, 0] = _FILTER_UP
-    rows[0, 1:] = flat[0]  # the row above the first one counts as zeros
-    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:])  # uint8 arithmetic wraps mod 256
-    changed = np.ones(h, dtype=bool)
-    changed[1:] = (flat[1:] != flat[:-1]).any(axis=1)
-    squeeze = zlib.compressobj(level, zlib.DEFLATED, -15)
-    parts = [_ZLIB_HEADER]
-    adler = 1
-    for start, end, repeated in _runs(changed):
-        if repeated:
-            parts.append(_repeated_rows(end - start, width, level))
-            adler = _adler_repeated_rows(adler, end - start, width)
-        else:
-            data = rows[start:end].tobytes()
-            adler = zlib.adler32(data, adler)
-            parts += (squeeze.compress(data), squeeze.flush(zlib.Z_FULL_FLUSH))
-    parts += (squeeze.flush(zlib.Z_FINISH), struct.pack(">I", adler))
-    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
-    return (_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", b"".join(parts))
-            + _chunk(b"IEND", b""))
+    flat = np.ascontiguousarray(frame).reshape(h, w * 3)
+    return _digest(frame.shape, [_band_sha(flat, s, min(h, s + BAND_ROWS))
+                                 for s in range(0, h, BAND_ROWS)])
 
 
 def _memo(frame: np.ndarray) -> dict[Any, Any] | None:
@@ -115,26 +227,35 @@ def frame_digest(frame: np.ndarray) -> str:
     memo = _memo(frame)
     if memo is not None and "digest" in memo:
         return str(memo["digest"])
-    h = hashlib.sha256(f"{frame.shape}".encode())
-    h.update(np.ascontiguousarray(frame).data)
-    digest = h.hexdigest()
+    digest = pixel_digest(frame)
     if memo is not None:
         memo["digest"] = digest
     return digest
 
 
-def frame_png(frame: np.ndarray, level: int = 1) -> bytes:
+def frame_png(frame: np.ndarray, level: int = 1, codec: FrameCodec | None = None) -> bytes:
     """:func:`encode_png` of ``frame``, encoded once per :class:`Frame` and level.
 
-    The prompt (on the event loop's thread) and the recorder (on its worker thread, after the
-    step's commit) may ask for the same frame at once; the second waits for the first's bytes
-    rather than encoding the picture again (``dict.setdefault`` is atomic, so both get one lock).
+    The prompt (on the event loop's thread) and the recorder (on its worker thread) may ask for
+    the same frame at once; the second waits for the first's bytes rather than encoding the
+    picture again (``dict.setdefault`` is atomic, so both get one lock). ``codec`` (the
+    recorder's, of this frame's episode) encodes it from the episode's previous frame and
+    leaves the digest in the memo too.
     """
     memo = _memo(frame)
     if memo is None:
-        return encode_png(np.ascontiguousarray(frame), level)
+        if codec is not None and codec.level == level:
+            return codec.encode(frame)[1]
+        return encode_png(frame, level)
     key = ("png", level)
     with memo.setdefault(("lock", level), threading.Lock()):
         if key not in memo:
-            memo[key] = encode_png(np.ascontiguousarray(frame), level)
+            use = codec if codec is not None and codec.level == level else FrameCodec(level)
+            memo["digest"], memo[key] = use.encode(frame)  # the key comes with the bands
     return bytes(memo[key])
+
+
+def frame_data(frame: np.ndarray, codec: FrameCodec, level: int = 1) -> tuple[str, bytes]:
+    """``(digest, png)`` of a frame through ``codec`` (see :func:`frame_png`)."""
+    png = frame_png(frame, level, codec)
+    return frame_digest(frame), png

@@ -25,7 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from playbench.app.core.png import frame_digest, frame_png
+from playbench.app.core.png import FrameCodec, frame_data
 from playbench.db.steps import StepRecord
 from playbench.db.store import FrameData, Store
 
@@ -90,15 +90,21 @@ class StoreWriter:
         # participant and tasks again and again.
         self._participants: dict[tuple[str, str, str], int] = {}
         self._tasks: dict[tuple[str, str], int] = {}
+        # Each running episode's codec, which encodes a frame from the episode's previous one
+        # (playbench.app.core.png): a step redoes only the bands of the picture it changed.
+        self._codecs: dict[int, FrameCodec] = {}
+        self.reused_bands = 0
+        """Frame bands taken from the previous frame in the episodes finished so far."""
 
-    def _frame(self, frame: np.ndarray | None) -> FrameData | None:
-        """The frame as the store takes it: digest, size, and the PNG unless already written."""
+    def _frame(self, frame: np.ndarray | None, codec: FrameCodec) -> FrameData | None:
+        """The frame as the store takes it: digest, size, and the PNG unless already written.
+        The PNG is worked out even for a frame already written: the next prompt shows it, and
+        the codec, which works from the previous frame, gives its digest on the way."""
         if frame is None:
             return None
-        digest = frame_digest(frame)
-        if digest in self._written:
-            return (digest, frame.shape[1], frame.shape[0], None)
-        return (digest, frame.shape[1], frame.shape[0], frame_png(frame))
+        digest, png = frame_data(frame, codec)
+        return (digest, frame.shape[1], frame.shape[0],
+                None if digest in self._written else png)
 
     def begin(self, start: EpisodeStart, frame: np.ndarray | None) -> int:
         pkey = (start.participant_kind, start.participant_name,
@@ -114,20 +120,25 @@ class StoreWriter:
                 start.game, start.level_hash, start.level_text, number=start.level_number,
                 title=start.level_title, source=start.level_source, meta=start.level_meta)
         sid = self.store.study_id(start.study) if start.study else None
-        data = self._frame(frame)
+        codec = FrameCodec()
+        data = self._frame(frame, codec)
         eid = self.store.begin_episode(
             participant_id=pid, task_id=tid, setting=start.setting, player=start.player,
             budget=start.budget, rules=start.rules, seed=start.seed, owner=start.owner,
             start_state=start.start_state, start_frame=data, study_id=sid,
             meta=start.meta)
         self._remember(data)
+        self._codecs[eid] = codec
         return eid
 
     def resume(self, episode_id: int, owner: str) -> None:
         self.store.set_owner(episode_id, owner)
 
     def step(self, episode_id: int, record: StepRecord, frame: np.ndarray | None) -> None:
-        data = self._frame(frame)  # the PNG encoding happens here, with the commit
+        codec = self._codecs.get(episode_id)
+        if codec is None:  # a resumed episode: its first frame here is encoded afresh
+            codec = self._codecs[episode_id] = FrameCodec()
+        data = self._frame(frame, codec)  # the PNG encoding happens here, with the commit
         self.store.add_step(episode_id, record, data)
         self._remember(data)
 
@@ -137,6 +148,9 @@ class StoreWriter:
 
     def finish(self, episode_id: int, status: str, end_reason: str | None,
                scores: dict[str, float | None]) -> None:
+        codec = self._codecs.pop(episode_id, None)
+        if codec is not None:
+            self.reused_bands += codec.reused
         self.store.finish_episode(episode_id, status=status, end_reason=end_reason,
                                   scores=scores)
 

@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from PIL import Image
 
-from playbench.app.core.png import as_frame, encode_png, frame_digest, frame_png
+from playbench.app.core.png import (
+    BAND_ROWS,
+    FrameCodec,
+    adler32_combine,
+    as_frame,
+    encode_png,
+    frame_digest,
+    frame_png,
+    pixel_digest,
+)
 
 
 @given(arrays(np.uint8, st.tuples(st.integers(1, 40), st.integers(1, 40), st.just(3))))
@@ -24,19 +33,12 @@ def test_rejects_other_shapes():
         encode_png(np.zeros((4, 4), np.uint8))
 
 
-def _sha(frame) -> str:
-    import hashlib
-    h = hashlib.sha256(f"{frame.shape}".encode())
-    h.update(np.ascontiguousarray(frame).tobytes())
-    return h.hexdigest()
-
-
 @given(arrays(np.uint8, st.tuples(st.integers(1, 30), st.integers(1, 30), st.just(3))))
 def test_a_frame_gives_the_digest_and_png_of_its_pixels(pixels):
-    """The memo changes nothing: the same digest (the frames table's key, so databases written
-    before it still deduplicate) and the same decodable PNG as a plain array."""
+    """The memo changes nothing: the same digest (the frames table's key) and the same
+    decodable PNG as a plain array."""
     frame = as_frame(pixels)
-    assert frame_digest(frame) == frame_digest(pixels) == _sha(pixels)
+    assert frame_digest(frame) == frame_digest(pixels) == pixel_digest(pixels)
     assert frame_png(frame) == frame_png(pixels) == encode_png(pixels)
     back = np.array(Image.open(io.BytesIO(frame_png(frame))).convert("RGB"))
     assert (back == pixels).all()
@@ -74,3 +76,79 @@ def test_repeated_rows_round_trip_and_check_sums(frame):
     idat = data[33 + 8:-12 - 4]
     h, w, _ = frame.shape
     assert len(zlib.decompress(idat)) == h * (w * 3 + 1)
+
+
+def test_the_digest_is_a_function_of_the_pixels_and_the_size():
+    frame = np.zeros((40, 20, 3), np.uint8)
+    other = frame.copy()
+    other[39, 19, 2] = 1  # the last byte of the last band
+    assert len({pixel_digest(frame), pixel_digest(other), pixel_digest(frame.reshape(20, 40, 3)),
+                pixel_digest(np.zeros((40, 20, 3), np.uint8))}) == 3
+
+
+@given(st.binary(max_size=300), st.binary(max_size=300))
+def test_adler32_combine_is_zlibs_check_sum_of_the_joined_bytes(first, second):
+    assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == \
+        zlib.adler32(first + second)
+
+
+@st.composite
+def episodes(draw):
+    """A board and the frames of a few steps after it, each step repainting a rectangle (a
+    cell, a piece) - heights that are no multiple of a band included, and 1-pixel widths."""
+    height, width = draw(st.integers(1, 3 * BAND_ROWS + 5)), draw(st.integers(1, 24))
+    frame = np.zeros((height, width, 3), np.uint8)
+    frame[:] = draw(arrays(np.uint8, (3,)))
+    frames = [frame]
+    for _ in range(draw(st.integers(1, 5))):
+        frame = frame.copy()
+        top, left = draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1))
+        bottom, right = draw(st.integers(top + 1, height)), draw(st.integers(left + 1, width))
+        frame[top:bottom, left:right] = draw(arrays(np.uint8, (bottom - top, right - left, 3)))
+        frames.append(frame)
+    return frames
+
+
+def _decoded(data: bytes) -> np.ndarray:
+    return np.array(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+@given(episodes())
+def test_an_episodes_frames_encoded_from_the_previous_one_are_the_fresh_encodings(frames):
+    """The codec reuses the bands a step did not change; what it writes is byte for byte
+    what encoding each frame on its own gives, and decodes to the frame's pixels."""
+    codec = FrameCodec()
+    for pixels in frames:
+        digest, data = codec.encode(as_frame(pixels))
+        assert data == encode_png(pixels) and digest == pixel_digest(pixels)
+        assert (_decoded(data) == pixels).all()
+
+
+def test_a_step_that_repaints_one_cell_encodes_only_its_bands():
+    board = np.full((8 * BAND_ROWS, 64, 3), 200, np.uint8)
+    board[::4] = 30  # grid lines: no band is only repeated rows
+    moved = board.copy()
+    moved[BAND_ROWS + 2:BAND_ROWS + 9, 10:20] = (250, 0, 0)  # inside the second band
+    codec = FrameCodec()
+    codec.encode(as_frame(board))
+    assert codec.reused == 0
+    digest, data = codec.encode(as_frame(moved))
+    assert codec.reused == 7  # every band but the repainted one
+    assert data == encode_png(moved) and digest == pixel_digest(moved)
+
+
+def test_an_array_that_can_still_change_is_never_reused():
+    """Only a read-only Frame is kept as the previous frame: an array changed in place after
+    it was encoded is encoded afresh, not taken for the picture it was."""
+    pixels = np.zeros((2 * BAND_ROWS, 8, 3), np.uint8)
+    codec = FrameCodec()
+    codec.encode(pixels)
+    pixels[3, 3] = 255
+    assert codec.encode(pixels) == (pixel_digest(pixels), encode_png(pixels))
+    assert codec.reused == 0
+
+
+def test_a_rendered_frame_cannot_be_changed_in_place():
+    frame = as_frame(np.zeros((4, 4, 3), np.uint8))
+    with pytest.raises(ValueError, match="read-only"):
+        frame[0, 0] = 1
