@@ -74,10 +74,8 @@ class Outside:
                     pass
 
     def close(self) -> None:
-        try:  # wakes the thread blocked in accept() (closing alone does not, on Linux)
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # wakes the thread blocked in accept()
+            self.sock.shutdown(socket.SHUT_RDWR)  # (closing alone does not, on Linux)
         self.sock.close()
         self._thread.join(timeout=5)
 
