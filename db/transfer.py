@@ -12,6 +12,7 @@ hash, studies by uid, else by name. New rows get this database's own ids.
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -138,7 +139,8 @@ class MergeReport(Protocol):
 
 @dataclass
 class Incoming:
-    """A checked export to merge.
+    """An export to merge, checked but for its steps, which ``step_rows`` may check as it
+    yields them (an exception it raises rolls the whole merge back).
 
     ``episodes``: episode uid -> the export's episode object (``docs/export-format.md``);
     ``studies``: the export's study objects; ``frames``: hashes of the frames it holds, read
@@ -165,18 +167,45 @@ def insert_many(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
 
     The same as ``conn.execute(sa.insert(table), rows)`` without SQLAlchemy's per-row parameter
     bookkeeping, which cost 9.7 us of a step row's insert against 3 us here (timeit, 20,000
-    rows into SQLite) and was the largest cost of an import."""
+    rows into SQLite) and was the largest cost of an import. A row's values are picked by one
+    ``itemgetter`` and only the columns whose type has a processor go through it, each
+    remembering its last value (an episode's steps share their ``created`` time, a boolean is
+    one of two objects): 1.6 us a step row against 3 us (timeit, bench_results' rows)."""
     names = list(rows[0])
     dialect = conn.dialect
     compiled = sa.insert(table).compile(dialect=dialect, column_keys=names)
     keys = list(compiled.positiontup or []) if compiled.positional else names
-    steps = [(k, table.c[k].type.dialect_impl(dialect).bind_processor(dialect)) for k in keys]
-    if compiled.positional:
-        conn.exec_driver_sql(compiled.string, [
-            tuple([row[k] if p is None else p(row[k]) for k, p in steps]) for row in rows])
-    else:
-        conn.exec_driver_sql(compiled.string, [
-            {k: row[k] if p is None else p(row[k]) for k, p in steps} for row in rows])
+    pick = operator.itemgetter(*keys)
+    processed = [(i, _last_value(p)) for i, k in enumerate(keys)
+                 if (p := table.c[k].type.dialect_impl(dialect).bind_processor(dialect))]
+    values = []
+    for row in rows:
+        picked = pick(row)
+        if len(keys) == 1:
+            picked = (picked,)
+        if processed:
+            out = list(picked)
+            for i, p in processed:
+                out[i] = p(out[i])
+            picked = tuple(out)
+        values.append(picked if compiled.positional else dict(zip(keys, picked, strict=True)))
+    conn.exec_driver_sql(compiled.string, values)
+
+
+def _last_value(process: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``process`` answering a value it was just given (the same object) without running
+    again. Rows are not changed while they are inserted, so the same object has the same
+    result."""
+    last: list[Any] = [_NOTHING, None]
+
+    def run(value: Any) -> Any:
+        if value is not last[0]:
+            last[0], last[1] = value, process(value)
+        return last[1]
+    return run
+
+
+_NOTHING = object()
 
 
 def merge(store: Store, incoming: Incoming, report: MergeReport,
@@ -208,6 +237,8 @@ class _Merge:
         self.report = report
         self.progress = progress
         self.participants: dict[tuple[str, str], int] = {}
+        self.frames_here: set[str] = set()
+        """Frames known to be in the database (found there or written by this merge)."""
 
     def _new_id(self, insert: sa.Insert) -> int:
         """Run an insert of one row and return the new row's id."""
@@ -224,8 +255,13 @@ class _Merge:
 
     # -- frames, participants, tasks, studies -------------------------------------------------
 
-    def _frames(self) -> None:
-        wanted = sorted(self.incoming.frames)
+    def _frames(self, digests: Iterable[str] | None = None) -> None:
+        """Write the frames in ``digests`` (default: the export's, as known when the merge
+        starts) that the database lacks. Steps' frames are written as their steps are
+        (:meth:`_flush`): an import checks a step's frame while reading its line."""
+        wanted = sorted(set(self.incoming.frames if digests is None else digests)
+                        - self.frames_here)
+        self.frames_here.update(wanted)
         for i in range(0, len(wanted), 500):
             chunk = wanted[i:i + 500]
             have = set(self.conn.scalars(sa.select(Frame.hash).where(Frame.hash.in_(chunk))))
@@ -254,22 +290,32 @@ class _Merge:
         return self.participants[key]
 
     def _tasks(self) -> dict[tuple[str, str], int]:
-        out: dict[tuple[str, str], int] = {}
+        """(game, level hash) -> task id here, for every episode's task; the missing ones
+        written. Looked up 500 hashes a query and written by one statement with parameters
+        (a statement per task, its values inlined, was compiled anew each time)."""
+        wanted: dict[tuple[str, str], dict[str, Any]] = {}
         for e in self.incoming.episodes.values():
-            lv = e["level"]
-            key = (e["game"], lv["hash"])
-            if key in out:
+            wanted.setdefault((e["game"], e["level"]["hash"]), e["level"])
+        out: dict[tuple[str, str], int] = {}
+        hashes = sorted({h for _, h in wanted})
+        for i in range(0, len(hashes), 500):
+            for tid, game, digest in self.conn.execute(
+                    sa.select(Task.id, Task.game, Task.level_hash)
+                    .where(Task.level_hash.in_(hashes[i:i + 500]))):
+                if (game, digest) in wanted:
+                    out[(game, digest)] = int(tid)
+        insert = sa.insert(Task.__table__)
+        for (game, digest), lv in wanted.items():
+            if (game, digest) in out:
                 continue
-            tid = self.conn.scalar(sa.select(Task.id).where(Task.game == key[0],
-                                                            Task.level_hash == key[1]))
-            if tid is None:
-                tid = self._new_id(sa.insert(Task).values(
-                    game=key[0], level_hash=key[1], level_text=lv["text"],
-                    level_number=lv["number"], title=lv.get("title") or "",
-                    source=lv.get("source") or "", meta=lv.get("meta") or {}))
-                self.report.tasks += 1
-            out[key] = int(tid)
-        return out
+            key = self.conn.execute(insert, dict(
+                game=game, level_hash=digest, level_text=lv["text"],
+                level_number=lv["number"], title=lv.get("title") or "",
+                source=lv.get("source") or "", meta=lv.get("meta") or {})).inserted_primary_key
+            assert key is not None
+            out[(game, digest)] = int(key[0])
+            self.report.tasks += 1
+        return {k: out[k] for k in wanted}
 
     def _studies(self) -> dict[str, int]:
         """Incoming study uid -> study id here."""
@@ -318,6 +364,7 @@ class _Merge:
                                                    Episode.status)
                                          .where(Episode.uid.in_(uids[i:i + 500]))):
                 existing[row.uid] = row
+        new: list[tuple[str, dict[str, Any]]] = []
         for uid, e in self.incoming.episodes.items():
             status, end_reason = e["status"], e.get("end_reason")
             if status == "running":  # nobody plays it in this database
@@ -330,21 +377,14 @@ class _Merge:
                 p = e["participant"]
                 pid = self.participant(p["kind"], p["name"], e.get("participant_details"))
                 start = e.get("start_frame")
-                # one statement for every episode, its values as parameters: a statement
-                # with its values inlined is compiled anew for each episode, which took a
-                # third of an import of 50-step episodes (cProfile, bench_results' database)
-                key = self.conn.execute(sa.insert(Episode.__table__), dict(
+                new.append((uid, dict(
                     uid=uid, participant_id=pid, task_id=tasks[(e["game"], e["level"]["hash"])],
                     study_id=studies.get(e["study"]) if e.get("study") else None,
                     setting=e["setting"], player=e.get("player") or "", budget=e["budget"],
                     rules=e["rules"], seed=e["seed"], owner=e.get("owner") or "",
                     start_frame=start[:-4] if start else None,
                     start_state=e.get("start_state") or "", started=started,
-                    practice=bool(e.get("practice", False)), **values)).inserted_primary_key
-                assert key is not None
-                eid = int(key[0])
-                plan[uid] = (int(eid), 0, started)
-                self.report.episodes_new += 1
+                    practice=bool(e.get("practice", False)), **values)))
             elif e["n_steps"] > old.n_steps or (old.status != "done" and status == "done"):
                 eid = old.id
                 self.conn.execute(sa.update(Episode).where(Episode.id == eid)
@@ -354,11 +394,21 @@ class _Merge:
                 self.report.episodes_extended += 1
             else:
                 self.report.episodes_skipped += 1
-                continue
-            scores = [{"episode_id": plan[uid][0], "name": k, "value": v}
-                      for k, v in e["scores"].items()]
-            if scores:
-                self.conn.execute(sa.insert(Score.__table__), scores)
+        # the new episodes in statements of many rows that return their ids in order: one
+        # statement per episode took a third of an import of 50-step episodes (cProfile,
+        # bench_results' database)
+        insert = sa.insert(Episode.__table__).returning(Episode.__table__.c.id,
+                                                        sort_by_parameter_order=True)
+        for i in range(0, len(new), 500):
+            chunk = new[i:i + 500]
+            ids = self.conn.execute(insert, [row for _, row in chunk]).scalars().all()
+            for (uid, row), eid in zip(chunk, ids, strict=True):
+                plan[uid] = (int(eid), 0, row["started"])
+            self.report.episodes_new += len(chunk)
+        scores = [{"episode_id": plan[uid][0], "name": k, "value": v}
+                  for uid in plan for k, v in self.incoming.episodes[uid]["scores"].items()]
+        for i in range(0, len(scores), 5000):
+            self.conn.execute(sa.insert(Score.__table__), scores[i:i + 5000])
         return plan
 
     def _steps(self, plan: dict[str, tuple[int, int, datetime]]) -> None:
@@ -380,6 +430,7 @@ class _Merge:
     def _flush(self, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
+        self._frames({f for r in rows if (f := r["frame"]) is not None})
         insert_many(self.conn, Step.__table__, rows)
         self.report.steps += len(rows)
         if self.progress is not None:
