@@ -185,8 +185,8 @@ def insert_many(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
             picked = (picked,)
         if processed:
             out = list(picked)
-            for i, p in processed:
-                out[i] = p(out[i])
+            for i, process in processed:
+                out[i] = process(out[i])
             picked = tuple(out)
         values.append(picked if compiled.positional else dict(zip(keys, picked, strict=True)))
     conn.exec_driver_sql(compiled.string, values)
@@ -401,9 +401,9 @@ class _Merge:
                                                         sort_by_parameter_order=True)
         for i in range(0, len(new), 500):
             chunk = new[i:i + 500]
-            ids = self.conn.execute(insert, [row for _, row in chunk]).scalars().all()
-            for (uid, row), eid in zip(chunk, ids, strict=True):
-                plan[uid] = (int(eid), 0, row["started"])
+            ids = self.conn.execute(insert, [values for _, values in chunk]).scalars().all()
+            for (uid, values), eid in zip(chunk, ids, strict=True):
+                plan[uid] = (int(eid), 0, values["started"])
             self.report.episodes_new += len(chunk)
         scores = [{"episode_id": plan[uid][0], "name": k, "value": v}
                   for uid in plan for k, v in self.incoming.episodes[uid]["scores"].items()]
