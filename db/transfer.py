@@ -12,11 +12,12 @@ hash, studies by uid, else by name. New rows get this database's own ids.
 
 from __future__ import annotations
 
-import operator
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, Protocol
 
 import sqlalchemy as sa
@@ -125,8 +126,8 @@ def step_values_for_export(db: Database, episode_ids: Sequence[int]
              .order_by(Step.episode_id, Step.index))
     with db.engine.connect() as conn:
         rows = _driver_rows(conn, query)
-    for r in rows:
-        out.setdefault(r[0], []).append(r)
+    for episode_id, steps in groupby(rows, key=itemgetter(0)):
+        out[episode_id] = list(steps)
     return out
 
 
@@ -226,7 +227,7 @@ def insert_many(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
     dialect = conn.dialect
     compiled = sa.insert(table).compile(dialect=dialect, column_keys=names)
     keys = list(compiled.positiontup or []) if compiled.positional else names
-    pick = operator.itemgetter(*keys)
+    pick = itemgetter(*keys)
     processed = [(i, _last_value(p)) for i, k in enumerate(keys)
                  if (p := table.c[k].type.dialect_impl(dialect).bind_processor(dialect))]
     values = []
