@@ -145,6 +145,9 @@ def checked_steps(directory: Path, manifest: Manifest, seen: _Seen,
     before the iteration ends."""
     steps = 0
     counts = seen.step_counts
+    # one mapping for every step without info: the writer encodes a value once when the same
+    # object comes again, so most steps' info is not encoded as JSON one by one
+    empty: dict[str, Any] = {}
     with open(directory / "steps.jsonl", encoding="utf-8") as f:
         for n, text in enumerate(bounded_lines(f, "steps.jsonl"), 1):
             if not text.strip():
@@ -164,7 +167,7 @@ def checked_steps(directory: Path, manifest: Manifest, seen: _Seen,
             steps += 1
             if progress is not None and steps % PROGRESS_EVERY == 0:
                 progress("checking", steps)
-            yield step_row(s, len(text))
+            yield step_row(s, len(text), empty)
     for uid, said in seen.episodes.items():
         if counts[uid] != said["n_steps"]:
             raise ImportProblem(f"episodes.jsonl:{said['line']}: episode {uid} says "
@@ -186,16 +189,20 @@ its ``info`` re-encoded with ``json.dumps``'s spaces is at most twice its charac
 assert 8 * SHORT_LINE <= INFO_LIMIT + NOTE_ROOM
 
 
-def step_row(line: StepLine, length: int) -> tuple[str, dict[str, Any]]:
+def step_row(line: StepLine, length: int, empty: dict[str, Any] | None = None
+             ) -> tuple[str, dict[str, Any]]:
     """(episode uid, ``steps`` row values) of a checked step line of ``length`` characters,
-    cut to the stored-field caps as the recorder's rows are (only a long line can need it)."""
+    cut to the stored-field caps as the recorder's rows are (only a long line can need it).
+    An empty ``info`` is given as ``empty`` when that is given (one object for every such
+    step)."""
     frame = line.frame
     row = {"index": line.index, "decision": line.decision, "action": line.action,
            "raw": line.raw, "valid": line.valid, "invalid_kind": line.invalid_kind,
            "invalid_reason": line.invalid_reason, "changed": line.changed,
            "reward": line.reward, "state_hash": line.state_hash, "think_ms": line.think_ms,
            "prompt_tokens": line.tokens.prompt, "completion_tokens": line.tokens.completion,
-           "cost": line.cost, "latency_ms": line.latency_ms or 0.0, "info": line.info,
+           "cost": line.cost, "latency_ms": line.latency_ms or 0.0,
+           "info": line.info or (line.info if empty is None else empty),
            "frame": frame[:-4] if frame else None}
     return line.episode, (row if length <= SHORT_LINE else cap_step_row(row))
 
