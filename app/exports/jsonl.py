@@ -157,7 +157,7 @@ def _step_bytes(episode_uid: str, rows: Sequence[Sequence[Any]]) -> list[bytes]:
             "null" if invalid_kind is None else _text(invalid_kind),
             "null" if invalid_reason is None else _text(invalid_reason),
             "true" if changed else "false", reward, _text(state_hash),
-            "null" if frame is None else f'"{frame}.png"', think_ms, prompt, completion, cost,
+            "null" if frame is None else _text(f"{frame}.png"), think_ms, prompt, completion, cost,
             latency_ms, info or "{}")).encode())
     return lines
 

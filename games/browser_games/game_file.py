@@ -3,6 +3,7 @@
 Read as :mod:`~playbench.games.browser_games.task_file` reads a task: GameWorld writes these
 files, so text may be written as a number, a number as numeric text, and keys we do not know
 are ignored (a newer catalog still loads); a mapping or list left empty (``null``) is empty.
+Mapping keys written as numbers (a key ``1`` in ``key_durations``) are text too.
 What the model refuses, :func:`problem_of` says naming the field by its whole path
 (``game_roles[0].semantic_controls[2].binding.duration``); ``catalog.parse_game`` adds the
 file and checks what one field cannot say alone (ids defined once, a ``press_key`` binding
@@ -64,7 +65,7 @@ class Spot(BaseModel):
     y: Number
 
 
-Spots = Annotated[dict[str, Spot], _empty_as(dict)]
+Spots = Annotated[dict[Text, Spot], _empty_as(dict)]
 
 
 class BindingFile(BaseModel):
@@ -93,7 +94,7 @@ class SemanticControlFile(BaseModel):
     id: Text
     description: Text = ""
     binding: BindingFile
-    parameters: Annotated[dict[str, Annotated[dict[str, Any],
+    parameters: Annotated[dict[Text, Annotated[dict[str, Any],
                                               BeforeValidator(_loose_mapping)]],
                           _empty_as(dict)] = {}
     required: Texts = []
@@ -107,7 +108,7 @@ class ComputerUseFile(BaseModel):
     allowed_keys: Texts = []
     allow_clicks: Flag = True
     hold_duration: Number = DEFAULT_HOLD
-    key_durations: Annotated[dict[str, Number], _empty_as(dict)] = {}
+    key_durations: Annotated[dict[Text, Number], _empty_as(dict)] = {}
 
 
 class PromptFile(BaseModel):

@@ -102,3 +102,12 @@ def test_empty_sections_left_as_null_read_as_empty():
     spec = parse_game(data, WHERE)
     assert spec.cell_bindings == {} and spec.demo_policy == ()
     assert spec.role.computer_use.hold_duration == game_file.DEFAULT_HOLD
+
+
+def test_keys_written_as_numbers_are_text():
+    data = copy.deepcopy(GOOD)
+    put(data, f"{ROLE}.computer_use_controls.key_durations", {1: 0.5})
+    data["cell_bindings"] = {7: {"x": 1, "y": 2}}
+    spec = parse_game(data, WHERE)
+    assert spec.role.computer_use.key_durations == {"1": 0.5}
+    assert spec.cell_bindings == {"7": (1, 2)}
