@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    m = build_mixed(tmp_path_factory.mktemp("mixed"))
+    m = build_mixed(tmp_path_factory.mktemp("mixed"), web=True)
     yield m
     m.store.db.dispose()
 
