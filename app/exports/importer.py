@@ -1,9 +1,13 @@
 """``playbench import DIR``: merge a JSONL trajectory export into this database.
 
-Two passes. The first reads every file and line and checks it (format, schema version, types,
-step numbering, frames present, studies consistent with the ones stored here) without writing
-anything; the first problem stops the import with its file and line. The second writes
-everything in one transaction, so a failure there leaves the database as it was too.
+Every line is checked (format, schema version, types, step numbering, frames present, studies
+consistent with the ones stored here) and the first problem stops the import with its file and
+line. The small files (manifest, studies, episodes) are checked before anything is written; the
+steps are checked as they are written, inside the one transaction that writes the whole
+export, and a problem there rolls it back: a refused or failed import leaves the database as
+it was. (Checking the steps in a pass of their own, then reading them again to write them,
+validated each line twice: a third of an import's time, cProfile on bench_results' export.)
+``playbench import --check`` runs every check and writes nothing.
 
 Merging, so annotators' laptops can be gathered into one study database without duplicates:
 episodes by uid (an episode already here gains the steps it lacks when the export holds more of
@@ -22,7 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from playbench.app.exports.jsonl import step_of_line
-from playbench.app.exports.lines import ImportProblem, read_lines, validate_line
+from playbench.app.exports.lines import (
+    ImportProblem,
+    bounded_lines,
+    read_lines,
+    validate_line,
+)
 from playbench.app.exports.schema import EpisodeLine, Manifest, StepLine, StudyLine
 from playbench.app.studies.protocol import fingerprint
 from playbench.db.caps import FIELD_LIMIT, INFO_LIMIT, NOTE_ROOM, cap_step_row
@@ -94,9 +103,18 @@ def _why_level_cannot_start(registry: Registry, game: str, level: Level) -> str 
 
 def check_bundle(store: Store, directory: Path, registry: Registry | None = None,
                  progress: Callable[[str, int], None] | None = None) -> _Seen:
-    """The first pass: check everything, write nothing. ``registry`` names the installed
-    task kinds (default: :func:`playbench.games.kind.default_registry`); ``progress`` is told
-    ``("checking", steps so far)`` every :data:`PROGRESS_EVERY` step lines."""
+    """Check everything, write nothing. ``registry`` names the installed task kinds (default:
+    :func:`playbench.games.kind.default_registry`); ``progress`` is told ``("checking", steps
+    so far)`` every :data:`PROGRESS_EVERY` step lines."""
+    manifest, seen = _check_head(store, directory, registry)
+    for _ in checked_steps(directory, manifest, seen, progress):
+        pass
+    return seen
+
+
+def _check_head(store: Store, directory: Path, registry: Registry | None
+                ) -> tuple[Manifest, _Seen]:
+    """The manifest, studies and episodes checked (what is known before the steps)."""
     registry = registry if registry is not None else default_registry()
     manifest = _check_manifest(directory / "manifest.json")
     seen = _Seen()
@@ -112,36 +130,56 @@ def check_bundle(store: Store, directory: Path, registry: Registry | None = None
             raise ImportProblem(f"{where}: study {_cut(e.study)} is not in studies.jsonl")
         seen.episodes[e.id] = {"line": n, **e.model_dump(by_alias=True)}
         seen.step_counts[e.id] = 0
+    for name in ("episodes", "studies"):
+        _check_count(manifest, name, len(getattr(seen, name)))
+    return manifest, seen
+
+
+def checked_steps(directory: Path, manifest: Manifest, seen: _Seen,
+                  progress: Callable[[str, int], None] | None = None
+                  ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each line of ``steps.jsonl`` checked against its model and what ``seen`` holds (its
+    episode is in the export, it comes in order, its frame is a PNG in ``frames/``), as
+    ``(episode uid, steps row values)`` (:func:`step_row`). Once the last line is read, each
+    episode's step count and the manifest's are checked too: a problem anywhere is raised
+    before the iteration ends."""
     steps = 0
     counts = seen.step_counts
-    for n, s in read_lines(directory / "steps.jsonl", StepLine):
-        uid = s.episode
-        expected = counts.get(uid)
-        if expected is None:
-            raise ImportProblem(f"steps.jsonl:{n}: episode {_cut(uid)} is not in "
-                                "episodes.jsonl")
-        if s.index != expected:
-            raise ImportProblem(f"steps.jsonl:{n}: step {s.index} of episode {uid} out of "
-                                f"order (expected {expected})")
-        counts[uid] = expected + 1
-        if s.frame is not None and s.frame[:-4] not in seen.frames:
-            _check_frame(directory, f"steps.jsonl:{n}", s.frame, seen)
-        steps += 1
-        if progress is not None and steps % PROGRESS_EVERY == 0:
-            progress("checking", steps)
+    # one mapping for every step without info: the writer encodes a value once when the same
+    # object comes again, so most steps' info is not encoded as JSON one by one
+    empty: dict[str, Any] = {}
+    with open(directory / "steps.jsonl", encoding="utf-8") as f:
+        for n, text in enumerate(bounded_lines(f, "steps.jsonl"), 1):
+            if not text.strip():
+                continue
+            s = validate_line(f"steps.jsonl:{n}", text, StepLine)
+            uid = s.episode
+            expected = counts.get(uid)
+            if expected is None:
+                raise ImportProblem(f"steps.jsonl:{n}: episode {_cut(uid)} is not in "
+                                    "episodes.jsonl")
+            if s.index != expected:
+                raise ImportProblem(f"steps.jsonl:{n}: step {s.index} of episode {uid} out "
+                                    f"of order (expected {expected})")
+            counts[uid] = expected + 1
+            if s.frame is not None and s.frame[:-4] not in seen.frames:
+                _check_frame(directory, f"steps.jsonl:{n}", s.frame, seen)
+            steps += 1
+            if progress is not None and steps % PROGRESS_EVERY == 0:
+                progress("checking", steps)
+            yield step_row(s, len(text), empty)
     for uid, said in seen.episodes.items():
-        if seen.step_counts[uid] != said["n_steps"]:
+        if counts[uid] != said["n_steps"]:
             raise ImportProblem(f"episodes.jsonl:{said['line']}: episode {uid} says "
-                                f"{said['n_steps']} steps, steps.jsonl holds "
-                                f"{seen.step_counts[uid]}")
-    for name, held in (("episodes", len(seen.episodes)), ("steps", steps),
-                       ("studies", len(seen.studies))):
-        said = getattr(manifest, name)
-        if said != held:
-            raise ImportProblem(f"manifest.json: field {name!r} says {said:,}, the "
-                                f"export holds {held:,} (a file cut short, or from another "
-                                "export?)")
-    return seen
+                                f"{said['n_steps']} steps, steps.jsonl holds {counts[uid]}")
+    _check_count(manifest, "steps", steps)
+
+
+def _check_count(manifest: Manifest, name: str, held: int) -> None:
+    said = getattr(manifest, name)
+    if said != held:
+        raise ImportProblem(f"manifest.json: field {name!r} says {said:,}, the export holds "
+                            f"{held:,} (a file cut short, or from another export?)")
 
 
 SHORT_LINE = (FIELD_LIMIT + NOTE_ROOM) // 4
@@ -151,16 +189,20 @@ its ``info`` re-encoded with ``json.dumps``'s spaces is at most twice its charac
 assert 8 * SHORT_LINE <= INFO_LIMIT + NOTE_ROOM
 
 
-def step_row(line: StepLine, length: int) -> tuple[str, dict[str, Any]]:
+def step_row(line: StepLine, length: int, empty: dict[str, Any] | None = None
+             ) -> tuple[str, dict[str, Any]]:
     """(episode uid, ``steps`` row values) of a checked step line of ``length`` characters,
-    cut to the stored-field caps as the recorder's rows are (only a long line can need it)."""
+    cut to the stored-field caps as the recorder's rows are (only a long line can need it).
+    An empty ``info`` is given as ``empty`` when that is given (one object for every such
+    step)."""
     frame = line.frame
     row = {"index": line.index, "decision": line.decision, "action": line.action,
            "raw": line.raw, "valid": line.valid, "invalid_kind": line.invalid_kind,
            "invalid_reason": line.invalid_reason, "changed": line.changed,
            "reward": line.reward, "state_hash": line.state_hash, "think_ms": line.think_ms,
            "prompt_tokens": line.tokens.prompt, "completion_tokens": line.tokens.completion,
-           "cost": line.cost, "latency_ms": line.latency_ms or 0.0, "info": line.info,
+           "cost": line.cost, "latency_ms": line.latency_ms or 0.0,
+           "info": line.info or (line.info if empty is None else empty),
            "frame": frame[:-4] if frame else None}
     return line.episode, (row if length <= SHORT_LINE else cap_step_row(row))
 
@@ -210,22 +252,16 @@ def _check_study_here(store: Store, where: str, s: StudyLine) -> None:
 
 def import_bundle(store: Store, directory: Path,
                   progress: Callable[[str, int], None] | None = None) -> ImportReport:
-    """Check, then merge the export in ``directory`` into ``store``'s database (one
-    transaction). ``progress`` hears ``("checking", steps checked)`` during the first pass and
-    ``("writing", steps written)`` during the second, every few thousand steps."""
+    """Check the export in ``directory`` and merge it into ``store``'s database in one
+    transaction, the steps checked as they are written (a problem rolls it all back).
+    ``progress`` hears ``("writing", steps written)`` every few thousand steps."""
     directory = Path(directory)
-    seen = check_bundle(store, directory, progress=progress)
+    manifest, seen = _check_head(store, directory, None)
     report = ImportReport()
 
     def steps() -> Iterator[tuple[str, StoredStep]]:
         for _, line in read_lines(directory / "steps.jsonl", StepLine):
             yield step_of_line(line)
-
-    def step_rows() -> Iterator[tuple[str, dict[str, Any]]]:
-        with open(directory / "steps.jsonl", encoding="utf-8") as f:
-            for n, text in enumerate(f, 1):
-                if text.strip():
-                    yield step_row(validate_line(f"steps.jsonl:{n}", text, StepLine), len(text))
 
     written = 0
 
@@ -237,6 +273,7 @@ def import_bundle(store: Store, directory: Path,
 
     incoming = Incoming(episodes=seen.episodes, studies=seen.studies, frames=seen.frames,
                         frame_png=lambda digest: (directory / "frames" / f"{digest}.png")
-                        .read_bytes(), steps=steps, step_rows=step_rows)
+                        .read_bytes(), steps=steps,
+                        step_rows=lambda: checked_steps(directory, manifest, seen))
     merge(store, incoming, report, wrote)
     return report

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import NoneType, UnionType
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, TextIO, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
@@ -111,20 +111,28 @@ def read_lines(path: Path, model: type[M], name: str | None = None
     if not path.exists():
         return
     with open(path, encoding="utf-8") as f:
-        n = 0
-        while True:
-            n += 1
-            try:
-                line = f.readline(MAX_LINE_BYTES + 1)
-            except UnicodeDecodeError as err:
-                raise ImportProblem(f"{name}:{n}: not UTF-8 text ({err.reason})") from None
-            if not line:
-                return
-            if len(line) > MAX_LINE_BYTES:
-                raise ImportProblem(f"{name}:{n}: line longer than "
-                                    f"{MAX_LINE_BYTES // 1024 ** 2} MiB")
+        for n, line in enumerate(bounded_lines(f, name), 1):
             if line.strip():
                 yield n, validate_line(f"{name}:{n}", line, model)
+
+
+def bounded_lines(f: TextIO, name: str) -> Iterator[str]:
+    """The lines of an open text file, blank ones included (so their count is the line
+    number), each at most :data:`MAX_LINE_BYTES` long; :class:`ImportProblem` names the line
+    that is longer or not UTF-8."""
+    n = 0
+    while True:
+        n += 1
+        try:
+            line = f.readline(MAX_LINE_BYTES + 1)
+        except UnicodeDecodeError as err:
+            raise ImportProblem(f"{name}:{n}: not UTF-8 text ({err.reason})") from None
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES:
+            raise ImportProblem(f"{name}:{n}: line longer than "
+                                f"{MAX_LINE_BYTES // 1024 ** 2} MiB")
+        yield line
 
 
 # -- pydantic's first error as our sentence ------------------------------------------------------

@@ -9,9 +9,10 @@ A catalog root is any directory laid out as GameWorld lays out its repository
 
 PlayBench's bundled games (``games/browser_games/bundled``) and a user's GameWorld checkout are
 read by the same code. Keys we do not know are ignored (a newer catalog still loads); a key we
-need that is missing or has the wrong type raises :class:`CatalogError` naming the file and the
-field. Our one extension is an optional top-level ``demo_policy`` list of semantic control ids
-(the scripted offline policy cycles through it).
+need that is missing or has the wrong type raises :class:`CatalogError` naming the file and
+the field by its whole path (the files' shapes are pydantic models: ``game_file`` and
+``task_file``). Our one extension is an optional top-level ``demo_policy`` list of semantic
+control ids (the scripted offline policy cycles through it).
 """
 
 from __future__ import annotations
@@ -23,17 +24,14 @@ from typing import Any
 
 from playbench.games import yamlfile
 from playbench.games.base import LevelError
-from playbench.games.browser_games import task_file
+from playbench.games.browser_games import game_file, task_file
 from playbench.games.yamlfile import excerpt
 
-DEFAULT_WIDTH = 1280
-DEFAULT_HEIGHT = 720
-DEFAULT_HOLD = 0.2
-"""Seconds a key is held when the catalog names no duration (GameWorld's ``hold_duration``)."""
+DEFAULT_WIDTH = game_file.DEFAULT_WIDTH
+DEFAULT_HEIGHT = game_file.DEFAULT_HEIGHT
+DEFAULT_HOLD = game_file.DEFAULT_HOLD
 DEFAULT_MAX_STEPS = task_file.DEFAULT_MAX_STEPS
-ACTIONS = ("press_key", "press_keys", "wait", "click", "double_click", "right_click",
-           "type", "type_text", "scroll")
-"""Binding actions a semantic control may name."""
+ACTIONS = game_file.ACTIONS
 
 
 class CatalogError(LevelError):
@@ -134,85 +132,8 @@ class TaskSpec:
     path: Path | None = None
 
 
-# ---- field readers: each names the file and the field it refuses ----
-
 def _where(path: Path | None, name: str) -> str:
     return f"{path}: field {name!r}" if path is not None else f"field {name!r}"
-
-
-def _str(data: Mapping[str, Any], name: str, path: Path | None, default: str | None = None
-         ) -> str:
-    value = data.get(name, default)
-    if value is None:
-        raise CatalogError(f"{_where(path, name)} is missing")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise CatalogError(f"{_where(path, name)} must be text, got {type(value).__name__}")
-    return str(value)
-
-
-def _num(data: Mapping[str, Any], name: str, path: Path | None,
-         default: float | None = None) -> float:
-    value = data.get(name, default)
-    if value is None:
-        raise CatalogError(f"{_where(path, name)} is missing")
-    if isinstance(value, bool):
-        raise CatalogError(f"{_where(path, name)} must be a number, got {excerpt(value)}")
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise CatalogError(f"{_where(path, name)} must be a number, got {excerpt(value)}") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise CatalogError(f"{_where(path, name)} must be a finite number, got {excerpt(value)}")
-    return number
-
-
-def _bool(data: Mapping[str, Any], name: str, path: Path | None, default: bool) -> bool:
-    value = data.get(name, default)
-    if not isinstance(value, bool):
-        raise CatalogError(f"{_where(path, name)} must be true or false, got {excerpt(value)}")
-    return value
-
-
-def _map(data: Mapping[str, Any], name: str, path: Path | None,
-         required: bool = False) -> Mapping[str, Any]:
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise CatalogError(f"{_where(path, name)} is missing")
-        return {}
-    if not isinstance(value, Mapping):
-        raise CatalogError(f"{_where(path, name)} must be a mapping, got "
-                           f"{type(value).__name__}")
-    return value
-
-
-def _list(data: Mapping[str, Any], name: str, path: Path | None) -> list[Any]:
-    value = data.get(name)
-    if value is None:
-        return []
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise CatalogError(f"{_where(path, name)} must be a list, got {type(value).__name__}")
-    return list(value)
-
-
-def _strs(data: Mapping[str, Any], name: str, path: Path | None) -> tuple[str, ...]:
-    out = []
-    for i, item in enumerate(_list(data, name, path)):
-        if isinstance(item, bool) or not isinstance(item, (str, int)):
-            raise CatalogError(f"{_where(path, f'{name}[{i}]')} must be text, got {excerpt(item)}")
-        out.append(str(item))
-    return tuple(out)
-
-
-def _points(data: Mapping[str, Any], name: str, path: Path | None
-            ) -> dict[str, tuple[int, int]]:
-    out = {}
-    for cell, spot in _map(data, name, path).items():
-        where = f"{name}.{cell}"
-        if not isinstance(spot, Mapping):
-            raise CatalogError(f"{_where(path, where)} must be a mapping with x and y")
-        out[str(cell)] = (int(_num(spot, "x", path)), int(_num(spot, "y", path)))
-    return out
 
 
 def read_yaml(path: Path) -> Mapping[str, Any]:
@@ -241,92 +162,70 @@ def _top_mapping(data: Any, path: Path | None) -> Mapping[str, Any]:
     return data
 
 
-def _binding(data: Mapping[str, Any], path: Path | None, where: str,
+def _binding(b: game_file.BindingFile, path: Path | None, where: str,
              shared_cells: Mapping[str, tuple[int, int]]) -> Binding:
-    action = _str(data, "action", path, "press_key")
-    if action not in ACTIONS:
-        raise CatalogError(f"{_where(path, where + '.action')} must be one of "
-                           f"{', '.join(ACTIONS)}, got {excerpt(action)}")
     keys: tuple[str, ...] = ()
-    if "keys" in data:
-        keys = _strs(data, "keys", path)
-    elif data.get("key") is not None:
-        keys = tuple(k for k in _str(data, "key", path).split("+") if k)
-    if action in ("press_key", "press_keys") and not keys:
+    if b.keys is not None:
+        keys = tuple(b.keys)
+    elif b.key is not None:
+        keys = tuple(k for k in b.key.split("+") if k)
+    if b.action in ("press_key", "press_keys") and not keys:
         raise CatalogError(f"{_where(path, where + '.key')} is missing (a press_key binding "
                            "names its key)")
-    duration = _num(data, "duration", path) if data.get("duration") is not None else None
-    if duration is not None and duration < 0:
-        raise CatalogError(f"{_where(path, where + '.duration')} must not be negative")
     point = None
-    if data.get("x") is not None or data.get("y") is not None:
-        point = (int(_num(data, "x", path)), int(_num(data, "y", path)))
-    cells = _points(data, "cell_bindings", path) or dict(shared_cells)
+    if b.x is not None or b.y is not None:
+        if b.x is None or b.y is None:
+            missing = "x" if b.x is None else "y"
+            raise CatalogError(f"{_where(path, f'{where}.{missing}')} is missing")
+        point = (int(b.x), int(b.y))
+    cells = _points(b.cell_bindings) or dict(shared_cells)
     cell_param = None
-    if data.get("cell_param"):
-        cp = data["cell_param"]
-        cell_param = cp if isinstance(cp, str) else "cell"
+    if b.cell_param:
+        cell_param = b.cell_param if isinstance(b.cell_param, str) else "cell"
     text_param = None
-    if action in ("type", "type_text"):
-        tp = data.get("text_param")
-        text_param = tp if isinstance(tp, str) else "text"
-    return Binding(action, keys, duration, point, _str(data, "button", path, "left"),
-                   cell_param, cells, text_param)
+    if b.action in ("type", "type_text"):
+        text_param = b.text_param if isinstance(b.text_param, str) else "text"
+    return Binding(b.action, keys, b.duration, point, b.button, cell_param, cells, text_param)
 
 
-def _role(data: Any, path: Path | None, index: int,
+def _points(spots: Mapping[str, game_file.Spot]) -> dict[str, tuple[int, int]]:
+    return {cell: (int(spot.x), int(spot.y)) for cell, spot in spots.items()}
+
+
+def _role(r: game_file.RoleFile, path: Path | None, index: int,
           shared_cells: Mapping[str, tuple[int, int]]) -> Role:
     where = f"game_roles[{index}]"
-    if not isinstance(data, Mapping):
-        raise CatalogError(f"{_where(path, where)} must be a mapping")
-    prompt = _map(data, "prompt", path)
-    cu = _map(data, "computer_use_controls", path)
-    durations = {str(k): _num(cu["key_durations"], k, path)
-                 for k in _map(cu, "key_durations", path)}
-    controls = ComputerUseControls(_strs(cu, "allowed_keys", path),
-                                   _bool(cu, "allow_clicks", path, True),
-                                   _num(cu, "hold_duration", path, DEFAULT_HOLD), durations)
+    cu = r.computer_use_controls
+    controls = ComputerUseControls(tuple(cu.allowed_keys), cu.allow_clicks, cu.hold_duration,
+                                   dict(cu.key_durations))
     semantic = []
     seen: set[str] = set()
-    for i, item in enumerate(_list(data, "semantic_controls", path)):
+    for i, item in enumerate(r.semantic_controls):
         at = f"{where}.semantic_controls[{i}]"
-        if not isinstance(item, Mapping):
-            raise CatalogError(f"{_where(path, at)} must be a mapping")
-        cid = _str(item, "id", path)
-        if cid in seen:
-            raise CatalogError(f"{_where(path, at + '.id')}: {excerpt(cid)} is defined twice")
-        seen.add(cid)
-        params = {str(k): (v if isinstance(v, Mapping) else {})
-                  for k, v in _map(item, "parameters", path).items()}
-        binding = _binding(_map(item, "binding", path, required=True), path,
-                           f"{at}.binding", shared_cells)
-        semantic.append(SemanticControl(cid, _str(item, "description", path, ""), binding,
-                                        params, _strs(item, "required", path)))
-    return Role(_str(data, "name", path, f"role{index}"),
-                _str(prompt, "role_section", path, ""),
-                _str(prompt, "computer_use_controls_section", path, ""),
-                controls, tuple(semantic))
+        if item.id in seen:
+            raise CatalogError(f"{_where(path, at + '.id')}: {excerpt(item.id)} is defined "
+                               "twice")
+        seen.add(item.id)
+        binding = _binding(item.binding, path, f"{at}.binding", shared_cells)
+        semantic.append(SemanticControl(item.id, item.description, binding,
+                                        dict(item.parameters), tuple(item.required)))
+    return Role(r.name if r.name is not None else f"role{index}", r.prompt.role_section,
+                r.prompt.computer_use_controls_section, controls, tuple(semantic))
 
 
 def parse_game(data: Mapping[str, Any], path: Path | None = None) -> GameSpec:
-    """A game YAML's fields as a :class:`GameSpec` (unknown keys are ignored)."""
-    cells = _points(data, "cell_bindings", path)
-    roles = tuple(_role(r, path, i, cells)
-                  for i, r in enumerate(_list(data, "game_roles", path)))
-    if not roles:
-        raise CatalogError(f"{_where(path, 'game_roles')} must list at least one role")
+    """A game YAML's fields as a :class:`GameSpec`, held to
+    :class:`~playbench.games.browser_games.game_file.GameFile` (unknown keys are ignored)."""
+    g, problem = game_file.problem_of(data)
+    if g is None:
+        raise CatalogError(f"{path}: {problem}" if path is not None else str(problem))
+    cells = _points(g.cell_bindings)
+    roles = tuple(_role(r, path, i, cells) for i, r in enumerate(g.game_roles))
     spec = GameSpec(
-        game_id=_str(data, "game_name", path), rules=_str(data, "game_rules", path, ""),
-        roles=roles, speed_multiplier=_num(data, "speed_multiplier", path, 1.0),
-        player_mode=_str(data, "player_mode", path, "single"),
-        width=int(_num(data, "width", path, DEFAULT_WIDTH)),
-        height=int(_num(data, "height", path, DEFAULT_HEIGHT)),
-        url=_str(data, "url", path) if data.get("url") is not None else None,
-        cell_bindings=cells, demo_policy=_strs(data, "demo_policy", path), path=path)
-    if spec.speed_multiplier <= 0:
-        raise CatalogError(f"{_where(path, 'speed_multiplier')} must be positive")
-    if spec.width <= 0 or spec.height <= 0:
-        raise CatalogError(f"{_where(path, 'width')}/height must be positive")
+        game_id=g.game_name, rules=g.game_rules, roles=roles,
+        speed_multiplier=g.speed_multiplier, player_mode=g.player_mode, width=int(g.width),
+        height=int(g.height), url=g.url, cell_bindings=cells,
+        demo_policy=tuple(g.demo_policy), path=path)
     unknown = [d for d in spec.demo_policy if spec.role.control(d) is None]
     if unknown:
         raise CatalogError(f"{_where(path, 'demo_policy')} names {excerpt(unknown[0])}, "

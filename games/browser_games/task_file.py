@@ -9,6 +9,7 @@ the file.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
@@ -73,19 +74,29 @@ def problem_of(data: Any) -> tuple[TaskFile | None, str | None]:
     try:
         return TaskFile.model_validate(data), None
     except ValidationError as err:
-        e = err.errors(include_url=False)[0]
+        return None, describe(err, {"max_steps": SAYS["max_steps"]})
+
+
+def describe(err: ValidationError, says: Mapping[str, str]) -> str:
+    """The first problem of ``err`` as ``field 'a.b[2]' must be ..., got <excerpt>``.
+    ``says`` holds what a field must be beyond its type (a range, a list of names), by the
+    field's own name; it is said when the value is of the right type but refused."""
+    e = err.errors(include_url=False)[0]
     loc = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in e["loc"])
     loc = loc.replace(".[", "[")
-    name = str(e["loc"][-1]) if e["loc"] else "file"
+    name = next((str(p) for p in reversed(e["loc"]) if isinstance(p, str)), "file")
     value = e.get("input")
     if e["type"] == "missing" or (value is None and e["type"].endswith("_type")):
-        return None, f"field {loc!r} is missing"
-    if name == "max_steps":
-        return None, f"field {loc!r} {SAYS['max_steps']}, got {excerpt(value)}"
+        return f"field {loc!r} is missing"
     if e["type"] == "finite_number":
-        return None, f"field {loc!r} must be a finite number, got {excerpt(value)}"
-    kind = next((k for k in SAYS if e["type"].startswith(k)), None)
-    if kind is None and e["type"] in ("value_error", "float_parsing"):
-        kind = "float"
-    says = SAYS.get(kind or "", f"is not valid ({e['msg']})")
-    return None, f"field {loc!r} {says}, got {excerpt(value)}"
+        return f"field {loc!r} must be a finite number, got {excerpt(value)}"
+    kind = e["type"]
+    wrong_type = kind.endswith(("_type", "_parsing")) or (
+        kind == "value_error" and isinstance(value, bool))  # true or false given for a number
+    if name in says and (name == "max_steps" or not wrong_type):
+        return f"field {loc!r} {says[name]}, got {excerpt(value)}"
+    said = next((text for k, text in SAYS.items() if kind.startswith(k)), None)
+    if said is None and (wrong_type or kind == "value_error"):
+        said = SAYS["float"]
+    said = said or f"is not valid ({e['msg']})"
+    return f"field {loc!r} {said}, got {excerpt(value)}"

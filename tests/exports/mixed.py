@@ -1,7 +1,8 @@
 """A small mixed recording for the trajectory formats: a study with its population fields, two
-annotators and scripted sweeps on boards (as ``build_source``), plus model episodes played over
+annotators and scripted sweeps on boards (as ``build_source``), model episodes played over
 real HTTP against a ``serve-model`` endpoint answering with some noise (invalid replies, tokens,
-costs)."""
+costs), and, when asked for, a web task in real Chromium played by a person, the solver and
+the model (``mixed_source.play_web_task``, as the Inspect round trip records it)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from playbench.db.store import Store
 from playbench.games import registry
 from tests.agents.helpers import ingvp_pack, server_profile
 from tests.exports.conftest import annotate
+from tests.exports.mixed_source import play_web_task
 from tests.studies.helpers import give_up_after, optimal, study_yaml
 
 POPULATION = "Two lab members who had not seen the levels before"
@@ -52,7 +54,9 @@ async def _models(store: Store, url: str, directory: Path) -> None:
             await factory.aclose()
 
 
-def build_mixed(directory: Path) -> Mixed:
+def build_mixed(directory: Path, web: bool = False) -> Mixed:
+    """The recording in ``directory/mixed.sqlite3``; with ``web``, the web task in real
+    Chromium too (a test that asks for it is in the browser tier)."""
     path = directory / "mixed.sqlite3"
     url = f"sqlite:///{path}"
     store = Store(open_database(url))
@@ -65,6 +69,8 @@ def build_mixed(directory: Path) -> Mixed:
     server = ModelServer(ServeOptions(port=0, noise=0.3, seed=5)).start()
     try:
         asyncio.run(_models(store, server.url, directory))
+        if web:
+            asyncio.run(play_web_task(store, server.url))
     finally:
         server.stop()
     return Mixed(url, path, store)

@@ -39,7 +39,10 @@ WEB_TASK = 2
 """The classifieds task played (a string-match answer: no judge needed)."""
 
 
-async def _web(store: Store, model_url: str) -> None:
+async def play_web_task(store: Store, model_url: str) -> None:
+    """The classifieds task :data:`WEB_TASK` in real Chromium, played by carol (its reference
+    actions typed as the browser pane records them), the solver and the model at
+    ``model_url``."""
     task = next(t for t in load_tasks("classifieds") if t.level.number == WEB_TASK)
     reference = list(task_from_level(task.level).reference)
     site = ClassifiedsServer()
@@ -93,5 +96,5 @@ def build_mixed(directory: Path) -> Store:
     with ModelServer(ServeOptions(port=0)) as server:
         asyncio.run(_model_sweep(store, server.url))
         asyncio.run(run_sweep(store, "pilot", player_factory("random")))
-        asyncio.run(_web(store, server.url))
+        asyncio.run(play_web_task(store, server.url))
     return store

@@ -1,6 +1,7 @@
 """``export --format atif``: one ATIF v1.6 trajectory per episode that keeps the RFC's field
 rules (tests/exports/atif_rules.py), with its images beside it, and reads back as the recorded
-actions, outcomes and token counts."""
+actions, outcomes and token counts. The recording holds people, a model and scripts on boards
+and on a web task in real Chromium."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from tests.exports.atif_rules import atif_problems, image_paths
 from tests.exports.mixed import build_mixed
 from tests.studies.helpers import run_cli
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    m = build_mixed(tmp_path_factory.mktemp("mixed"))
+    m = build_mixed(tmp_path_factory.mktemp("mixed"), web=True)
     yield m
     m.store.db.dispose()
 
@@ -84,8 +87,9 @@ def test_trajectories_read_back_as_recorded(mixed, exported):
         assert doc["final_metrics"]["total_prompt_tokens"] == \
             sum(s.prompt_tokens for s in steps)
         assert doc["steps"][-1]["extra"]["scores"] == row.scores
-        kinds.add(row.participant.kind)
-    assert kinds == {"human", "script", "model"}
+        kinds.add((row.task.game == "web", row.participant.kind))
+    # people, models and scripts, each on boards and on the web task
+    assert kinds == {(web, k) for web in (False, True) for k in ("human", "script", "model")}
 
 
 def test_the_checker_refuses_what_the_rfc_forbids(mixed):

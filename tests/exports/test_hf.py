@@ -1,5 +1,6 @@
 """``export --format hf``: a dataset folder that ``datasets`` loads back row for row, images
-included, written in bounded shards; without the ``hf`` extra the command names it."""
+included, written in bounded shards; without the ``hf`` extra the command names it. The
+recording holds people, a model and scripts on boards and on a web task in real Chromium."""
 
 from __future__ import annotations
 
@@ -19,17 +20,19 @@ from playbench.app.exports import hf
 from tests.exports.mixed import COMPENSATION, POPULATION, SAMPLING, build_mixed
 from tests.studies.helpers import run_cli
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    m = build_mixed(tmp_path_factory.mktemp("mixed"))
+    m = build_mixed(tmp_path_factory.mktemp("mixed"), web=True)
     yield m
     m.store.db.dispose()
 
 
 def expected_rows(store):
-    """(episode uid, step, action, raw, valid, reward, state hash, tokens, frame seen) per
-    step, from the database, in export order."""
+    """(episode uid, participant kind, step, action, raw, valid, reward, state hash, tokens,
+    reasoning, game, frame seen) per step, from the database, in export order."""
     out = []
     for eid in store.all_episode_ids():
         row = store.episode(eid)
@@ -37,7 +40,7 @@ def expected_rows(store):
         for s in store.steps(eid):
             out.append((row.episode.uid, row.participant.kind, s.index, s.action, s.raw,
                         s.valid, s.reward, s.state_hash, s.prompt_tokens, s.completion_tokens,
-                        s.info.get("reasoning"), shown))
+                        s.info.get("reasoning"), row.task.game, shown))
             shown = s.frame or shown
     return out
 
@@ -59,16 +62,19 @@ def test_round_trip_through_datasets(mixed, tmp_path):
     frames = mixed.store.frames({e[-1] for e in expected})
     kinds = set()
     for got, want in zip(rows, expected, strict=True):
-        uid, kind, index, action, raw, valid, reward, state, prompt, completion, why, shown = want
+        (uid, kind, index, action, raw, valid, reward, state, prompt, completion, why, game,
+         shown) = want
         assert (got["episode"], got["participant_kind"], got["step"], got["action"],
                 got["reply"], got["valid"], got["reward"], got["state_hash"],
-                got["prompt_tokens"], got["completion_tokens"], got["reasoning"]) == (
-            uid, kind, index, action, raw, valid, reward, state, prompt, completion, why)
+                got["prompt_tokens"], got["completion_tokens"], got["reasoning"],
+                got["game"]) == (
+            uid, kind, index, action, raw, valid, reward, state, prompt, completion, why, game)
         assert got["observation_hash"] == shown
         assert np.array_equal(np.asarray(got["observation"].convert("RGB")),
                               pixels(frames[shown]))
-        kinds.add(kind)
-    assert kinds == {"human", "script", "model"}
+        kinds.add((game == "web", kind))
+    # people, models and scripts, each on boards and on the web task
+    assert kinds == {(web, k) for web in (False, True) for k in ("human", "script", "model")}
     assert any(not r["valid"] for r in rows) and any(r["reasoning"] for r in rows)
     # The card's configs make the folder itself loadable, and it says who took part.
     again = datasets.load_dataset(str(out), split="train", cache_dir=str(tmp_path / "c2"))
