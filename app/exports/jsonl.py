@@ -116,8 +116,7 @@ def step_of_line(line: StepLine) -> tuple[str, StoredStep]:
 def step_lines(episode_uid: str, steps: Sequence[tuple[StoredStep, str]]) -> list[str]:
     """``steps.jsonl`` lines of one episode's steps (``playbench.db.transfer.steps_for_export``):
     the objects of :func:`step_object`, with ``info`` spliced in as the stored JSON text."""
-    return [line.decode() for line in _step_bytes(
-        episode_uid, [(*_values(s), info_text) for s, info_text in steps])]
+    return _step_texts(episode_uid, [(*_values(s), info_text) for s, info_text in steps])
 
 
 _FORMATS = {"episode": "%s", "index": "%s", "decision": "%s", "action": "%s", "raw": "%s",
@@ -133,14 +132,15 @@ _text = encode_basestring
 """A str as a JSON string, UTF-8 kept (the C encoder of ``json``)."""
 
 
-def _step_bytes(episode_uid: str, rows: Sequence[Sequence[Any]]) -> list[bytes]:
-    """The lines of ``playbench.db.transfer.step_values_for_export``'s rows, as UTF-8 bytes, as
-    the export writes them: each line filled into one %-template, its texts through ``json``'s
-    C string encoder, its numbers as Python writes them (``repr`` is JSON's form of a finite
-    float), its ``info`` spliced in as the stored JSON text (decoding and re-encoding it cost a
-    third of the export time). 1.5 us a step against 2.1 us for a dict through
-    pydantic-core's ``to_json`` (timeit, bench_results' steps). A row with a number that is not
-    finite goes through ``to_json``, which writes it as before."""
+def _step_texts(episode_uid: str, rows: Sequence[Sequence[Any]]) -> list[str]:
+    """The lines of ``playbench.db.transfer.step_values_for_export``'s rows as the export
+    writes them (encoded once per episode, not per line: 4 % of the export's time): each line
+    filled into one %-template, its texts through ``json``'s C string encoder, its numbers as
+    Python writes them (``repr`` is JSON's form of a finite float), its ``info`` spliced in as
+    the stored JSON text (decoding and re-encoding it cost a third of the export time). 1.5 us
+    a step against 2.1 us for a dict through pydantic-core's ``to_json`` (timeit,
+    bench_results' steps). A row with a number that is not finite goes through ``to_json``,
+    which writes it as before."""
     episode = _text(episode_uid)
     lines = []
     for r in rows:
@@ -148,17 +148,17 @@ def _step_bytes(episode_uid: str, rows: Sequence[Sequence[Any]]) -> list[bytes]:
          reward, state_hash, frame, think_ms, prompt, completion, cost, latency_ms,
          info) = r
         if not isfinite(reward + think_ms + cost + latency_ms):
-            lines.append(b"%s,\"info\":%s}" % (to_json(_head(episode_uid, r))[:-1],
-                                                (info or "{}").encode()))
+            head = to_json(_head(episode_uid, r))[:-1].decode()
+            lines.append(f'{head},"info":{info or "{}"}}}')
             continue
-        lines.append((_LINE % (
+        lines.append(_LINE % (
             episode, index, decision, "null" if action is None else _text(action), _text(raw),
             "true" if valid else "false",
             "null" if invalid_kind is None else _text(invalid_kind),
             "null" if invalid_reason is None else _text(invalid_reason),
             "true" if changed else "false", reward, _text(state_hash),
             "null" if frame is None else _text(f"{frame}.png"), think_ms, prompt, completion, cost,
-            latency_ms, info or "{}")).encode())
+            latency_ms, info or "{}"))
     return lines
 
 
@@ -217,9 +217,9 @@ def export_jsonl(store: Store, out: Path, episode_ids: Sequence[int] | None = No
                     study_ids.add(sid)
                 study_uid = None if sid is None else uids_of_studies.get(sid)
                 ef.write(to_json(episode_object(row, study_uid)).decode() + "\n")
-                lines = _step_bytes(row.episode.uid, by_episode.get(eid, []))
+                lines = _step_texts(row.episode.uid, by_episode.get(eid, []))
                 if lines:
-                    sf.write(b"\n".join(lines) + b"\n")
+                    sf.write(("\n".join(lines) + "\n").encode())
                 n_steps += len(lines)
     studies = study_objects(store, study_ids)
     with open(out / "studies.jsonl", "w", encoding="utf-8") as f:

@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from playbench.app.exports.jsonl import _step_bytes
+from playbench.app.exports.jsonl import _step_texts
 from playbench.app.exports.lines import validate_line
 from playbench.app.exports.schema import (
     FILES,
@@ -97,7 +97,7 @@ _INFO = st.dictionaries(_TEXT, st.one_of(st.none(), st.booleans(), st.integers(-
                                                            max_size=64),
                  _MEASURE, _WHOLE, _WHOLE, _MEASURE, _MEASURE), _INFO)
 def test_an_exported_step_line_reads_back_as_written(row, info):
-    line = _step_bytes("e-1", [(*row, json.dumps(info, ensure_ascii=False))])[0].decode()
+    line = _step_texts("e-1", [(*row, json.dumps(info, ensure_ascii=False))])[0]
     back = validate_line("steps.jsonl:1", line, StepLine)
     (_, index, decision, action, raw, valid, invalid_kind, invalid_reason, changed, reward,
      state_hash, frame, think_ms, prompt, completion, cost, latency_ms) = row
