@@ -57,7 +57,10 @@ from playbench.app.ui.viewer import EpisodeViewer
 class MainWindow(QMainWindow):
     closed = Signal()
 
-    def __init__(self, state: AppState, surfaces: SurfaceRegistry | None = None) -> None:
+    def __init__(self, state: AppState, surfaces: SurfaceRegistry | None = None, *,
+                 fill_library: bool = True) -> None:
+        """``fill_library`` False leaves the Library's lists for ``library.fill()`` (the app
+        calls it once the window is interactive)."""
         super().__init__()
         self.state = state
         self.problems: list[Explanation] = []
@@ -68,7 +71,8 @@ class MainWindow(QMainWindow):
         self.ctx = SurfaceContext(state, self.report)
         self.surfaces = surfaces if surfaces is not None else SurfaceRegistry()
 
-        self.library = LibraryView(state, self.report, surfaces=self.surfaces)
+        self.library = LibraryView(state, self.report, surfaces=self.surfaces,
+                                   fill=fill_library)
         self.play_place = PlayPlace(self.ctx, self.surfaces, self._wire)
         self.studies = StudiesView(state, self.report, self.play_place, self.show_play)
         self.episodes = EpisodeViewer(state, self.report)
