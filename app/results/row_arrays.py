@@ -95,7 +95,7 @@ class RowArrays:
 
     def most_repeats(self) -> int:
         """Most episodes on one level."""
-        return int(np.bincount(self.codes).max())
+        return int(np.max(np.bincount(self.codes)))
 
     def mean_actions(self) -> float:
         return int(self.actions.sum()) / len(self.actions)

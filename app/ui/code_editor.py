@@ -122,11 +122,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if document is not None and document.revision() != self._revision:
             self._revision = document.revision()
             text = document.toPlainText()
-            spans = []
+            spans: list[tuple[int, int, QTextCharFormat]] = []
             if not text:  # nothing to colour: Pygments stays unloaded
                 self._spans = spans
                 return spans
-            from pygments.token import Token  # type: ignore[import-untyped]
+            from pygments.token import Token
             for start, token, value in self.lexer.get_tokens_unprocessed(text):
                 fmt = self._format_of(token) if token is not Token.Text else None
                 if fmt is not None and value:
