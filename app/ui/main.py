@@ -96,9 +96,11 @@ def run_app(args: argparse.Namespace | None = None,
     window.show()
 
     def ready() -> None:
-        # The Library lists the games next, once this turn of the loop has let the window
-        # paint: listing them loads every installed kind (issue 32: interactive <= 1 s).
+        # The Library lists the games and the Play place makes its views next, once this turn
+        # of the loop has let the window paint: listing the games loads every installed kind,
+        # the views load the surfaces' plugins (issue 32: interactive <= 1 s).
         QTimer.singleShot(0, window.library.fill)
+        QTimer.singleShot(0, window.play_place.make_views)
         window.after_show()
         if on_ready is not None:
             on_ready(window)
