@@ -32,7 +32,7 @@ class PlayPlace(QStackedWidget):
         self.addWidget(self.empty)
         self._views: dict[str, SurfaceView] = {}
         self._tried: set[str] = set()
-        self._hooks: list[Callable[[SurfaceView], None]] = [wire]
+        self._hooks: list[Callable[[SurfaceView], object]] = [wire]
         if make_views:
             self.make_views()
 
@@ -57,7 +57,7 @@ class PlayPlace(QStackedWidget):
             hook(view)
         return view
 
-    def on_view(self, hook: Callable[[SurfaceView], None]) -> None:
+    def on_view(self, hook: Callable[[SurfaceView], object]) -> None:
         """Call ``hook`` with every view: those made already, and each one made later."""
         self._hooks.append(hook)
         for view in list(self._views.values()):
