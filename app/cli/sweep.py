@@ -1,18 +1,20 @@
 """``playbench sweep run FILE`` and ``playbench sweep status``: model sweeps from a sweep file,
-on this machine (``--engine local``) or on a Ray cluster (``--engine ray``)."""
+in this process (``--engine local``), in several processes on this machine (``--engine
+processes``) or on a Ray cluster (``--engine ray``)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from playbench.app.cli.common import UsageError, add_db_option, open_store, table
 
-ENGINES = ("local", "ray")
+ENGINES = ("local", "processes", "ray")
 
 
 def add_parsers(sub: Any) -> None:
@@ -23,13 +25,16 @@ def add_parsers(sub: Any) -> None:
     r = ssub.add_parser("run", help="play every cell of a sweep file not yet done")
     r.add_argument("file", metavar="FILE.yaml")
     r.add_argument("--engine", choices=ENGINES, default="local",
-                   help="local: this process (default); ray: a Ray cluster")
+                   help="local: this process (default); processes: --workers processes on "
+                        "this machine, each with its own database connection; ray: a Ray "
+                        "cluster")
     r.add_argument("--address", metavar="ADDR",
                    help="Ray cluster address (host:port or 'auto'); default: start a local one")
     r.add_argument("--concurrency", type=int, default=4,
                    help="episodes at once in all (default 4)")
     r.add_argument("--workers", type=int, default=None,
-                   help="ray: worker actors (default: one per CPU of the cluster)")
+                   help="processes: worker processes (default: one per CPU); ray: worker "
+                        "actors (default: one per CPU of the cluster)")
     r.add_argument("--shard-dir", metavar="DIR",
                    help="ray with SQLite: where workers keep their shards (node-local)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -82,6 +87,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency and --workers must be at least 1")
     if args.address and args.engine != "ray":
         raise UsageError("--address goes with --engine ray")
+    if args.workers is not None and args.engine == "local":
+        raise UsageError("--workers goes with --engine processes or --engine ray")
     spec = _load(Path(args.file))
     from playbench.app.players.factory import UnknownPlayer, player_factory
     from playbench.app.studies.sweepfile import plan_cells
@@ -110,6 +117,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             address=args.address, concurrency=args.concurrency, workers=args.workers,
             shard_dir=args.shard_dir, land=lambda b: land_episode(store, b),
             on_worker=lambda msg: bar.bar.write(msg, file=sys.stderr))
+    elif args.engine == "processes":
+        from playbench.app.cluster.engine import participant_for
+        from playbench.app.cluster.processes import ProcessEngine
+        engine = ProcessEngine(
+            store.db.url, {p: participant_for(p, f) for p, f in factories.items()},
+            workers=args.workers or os.cpu_count() or 1, concurrency=args.concurrency)
     else:
         engine = LocalEngine(store, factories, concurrency=args.concurrency)
 

@@ -1,5 +1,6 @@
-"""Sweeps on a Ray cluster (the optional ``playbench[ray]`` extra): the Ray engine, its
-workers, the shared rate limiter and shard shipping. Nothing here imports Ray at module load;
+"""Sweeps beyond one process: on a Ray cluster (the optional ``playbench[ray]`` extra: the Ray
+engine, its workers, the shared rate limiter and shard shipping) or in several processes on
+this machine (``processes``, no extra). Nothing here imports Ray at module load;
 :func:`require_ray` does, with an install hint when it is missing."""
 
 from __future__ import annotations

@@ -115,19 +115,21 @@ def load_episodes(store: Store, scope: Scope = Scope(),
         game=scope.game, setting=scope.setting, kind=scope.kind,
         include_practice=scope.include_practice,
         hidden_study_ids=hidden_study_ids(store, scope.viewer))
-    kept: list[EpisodeFacts] = []
     excluded: dict[str, int] = {}
     groups = level_groups(store, sorted({r[4] for r in rows if r[10] in scope.statuses}),
                           registry)
     if scope.episodes is not None:
         rows = [r for r in rows if r[0] in scope.episodes]
+    statuses = set(scope.statuses)
     for r in rows:
-        if r[10] not in scope.statuses:
+        if r[10] not in statuses:
             excluded[r[10]] = excluded.get(r[10], 0) + 1
-            continue
-        key = f"{r[4]}:{r[5]}"
-        kept.append(EpisodeFacts._make((r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
-                                        bool(r[9]), r[10], int(r[11]), *r[12:], key,
-                                        groups.get(key, ""))))
-    kept.sort(key=lambda e: (e.game, e.level_hash, e.setting, e.uid))
+    make = EpisodeFacts._make
+    # One comprehension, and a sort on one string: at 100,000 episodes the loop and the
+    # sort on a tuple were a fifth of the leaderboard's time (issue 32).
+    kept = [make((*r[:9], bool(r[9]), r[10], int(r[11]), *r[12:], key, groups.get(key, "")))
+            for r in rows if r[10] in statuses for key in (f"{r[4]}:{r[5]}",)]
+    # game, level hash, setting, uid: one string compares as the tuple would (no field holds
+    # a NUL) and several times faster.
+    kept.sort(key=lambda e: f"{e.game}\0{e.level_hash}\0{e.setting}\0{e.uid}")
     return Loaded(kept, excluded)

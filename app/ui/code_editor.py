@@ -9,24 +9,9 @@ use :class:`CodeEditor` read-only to show code.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from pygments.lexer import Lexer  # type: ignore[import-untyped]
-from pygments.lexers import (  # type: ignore[import-untyped]
-    CssLexer,
-    HtmlLexer,
-    JavascriptLexer,
-)
-from pygments.token import (  # type: ignore[import-untyped]
-    Comment,
-    Keyword,
-    Name,
-    Number,
-    Operator,
-    Punctuation,
-    String,
-    Token,
-)
 from PySide6.QtGui import QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from playbench.app.ui.qt import (
@@ -41,27 +26,52 @@ from playbench.app.ui.qt import (
     monospace,
 )
 
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer  # type: ignore[import-untyped]
+
+# Pygments is imported when a code view first colours text, not when the window is built:
+# its lexers compile some 130 regular expressions (0.1 s of CPU here), which the first
+# paint of the window does not need (issue 32: start -> interactive window <= 1 s).
+
 PAGE_FILES = (("index.html", "HTML"), ("style.css", "CSS"), ("script.js", "JavaScript"))
 
-COLOURS = (
-    (Comment, "#6a737d", False, True),
-    (Name.Tag, "#22863a", True, False),
-    (Name.Attribute, "#6f42c1", False, False),
-    (Name.Builtin, "#005cc5", False, False),
-    (Name.Function, "#6f42c1", False, False),
-    (Name.Class, "#b31d28", False, False),
-    (Keyword, "#d73a49", True, False),
-    (String, "#032f62", False, False),
-    (Number, "#005cc5", False, False),
-    (Operator, "#d73a49", False, False),
-    (Punctuation, "#24292e", False, False),
-    (Name.Variable, "#e36209", False, False),
-)
-"""Token type -> colour, bold, italic (a light theme; subtypes take their parent's look)."""
+
+@cache
+def colours() -> tuple[tuple[Any, str, bool, bool], ...]:
+    """Token type -> colour, bold, italic (a light theme; subtypes take their parent's
+    look)."""
+    from pygments.token import (  # type: ignore[import-untyped]
+        Comment,
+        Keyword,
+        Name,
+        Number,
+        Operator,
+        Punctuation,
+        String,
+    )
+    return (
+        (Comment, "#6a737d", False, True),
+        (Name.Tag, "#22863a", True, False),
+        (Name.Attribute, "#6f42c1", False, False),
+        (Name.Builtin, "#005cc5", False, False),
+        (Name.Function, "#6f42c1", False, False),
+        (Name.Class, "#b31d28", False, False),
+        (Keyword, "#d73a49", True, False),
+        (String, "#032f62", False, False),
+        (Number, "#005cc5", False, False),
+        (Operator, "#d73a49", False, False),
+        (Punctuation, "#24292e", False, False),
+        (Name.Variable, "#e36209", False, False),
+    )
 
 
 def lexer_for(filename: str) -> Lexer:
     """The Pygments lexer for a page file by its extension."""
+    from pygments.lexers import (  # type: ignore[import-untyped]
+        CssLexer,
+        HtmlLexer,
+        JavascriptLexer,
+    )
     if filename.endswith((".css",)):
         return CssLexer()
     if filename.endswith((".js",)):
@@ -79,16 +89,28 @@ def _format(colour: str, bold: bool, italic: bool) -> QTextCharFormat:
 
 
 class PygmentsHighlighter(QSyntaxHighlighter):
-    """Colours a document with a Pygments lexer's tokens (see the module docstring)."""
+    """Colours a document with a Pygments lexer's tokens (see the module docstring).
 
-    def __init__(self, document: QTextDocument, lexer: Lexer) -> None:
+    ``lexer`` is a lexer, or a file name whose lexer is made when the document first has text
+    to colour (an empty editor never loads Pygments)."""
+
+    def __init__(self, document: QTextDocument, lexer: Lexer | str) -> None:
         super().__init__(document)
-        self.lexer = lexer
-        self._formats = [(tok, _format(c, b, i)) for tok, c, b, i in COLOURS]
+        self._lexer = lexer
+        self._formats: list[tuple[Any, QTextCharFormat]] | None = None
         self._spans: list[tuple[int, int, QTextCharFormat]] = []
         self._revision = -1
 
+    @property
+    def lexer(self) -> Lexer:
+        """The lexer, made from the file name on first use."""
+        if isinstance(self._lexer, str):
+            self._lexer = lexer_for(self._lexer)
+        return self._lexer
+
     def _format_of(self, token: Any) -> QTextCharFormat | None:
+        if self._formats is None:
+            self._formats = [(tok, _format(c, b, i)) for tok, c, b, i in colours()]
         for kind, fmt in self._formats:
             if token in kind:
                 return fmt
@@ -100,7 +122,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if document is not None and document.revision() != self._revision:
             self._revision = document.revision()
             text = document.toPlainText()
-            spans = []
+            spans: list[tuple[int, int, QTextCharFormat]] = []
+            if not text:  # nothing to colour: Pygments stays unloaded
+                self._spans = spans
+                return spans
+            from pygments.token import Token
             for start, token, value in self.lexer.get_tokens_unprocessed(text):
                 fmt = self._format_of(token) if token is not Token.Text else None
                 if fmt is not None and value:
@@ -133,7 +159,7 @@ class CodeEditor(QPlainTextEdit):
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 2)
         self.setReadOnly(read_only)
         self.setPlaceholderText(f"{filename}…")
-        self.highlighter = PygmentsHighlighter(self.document(), lexer_for(filename))
+        self.highlighter = PygmentsHighlighter(self.document(), filename)
         # An edit can change how earlier lines lex (closing a <style> or a comment): the
         # whole text is coloured again shortly after typing stops.
         self._recolour = QTimer(self)

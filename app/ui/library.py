@@ -73,10 +73,20 @@ class LibraryView(QWidget):
 
     start_requested = Signal(object)
 
+    filled = Signal()
+    """The games list (and every task panel) is in place: :meth:`fill` has run."""
+
     def __init__(self, state: AppState, on_error: Callable[[BaseException], None],
-                 parent: QWidget | None = None, surfaces: SurfaceRegistry | None = None) -> None:
+                 parent: QWidget | None = None, surfaces: SurfaceRegistry | None = None,
+                 *, fill: bool = True) -> None:
+        """``fill`` False leaves the lists empty until :meth:`fill` is called: the app fills
+        them once its window is up, since listing the games loads every installed kind
+        (a fifth of a second here) and the window's first paint needs none of them."""
         super().__init__(parent)
         self.state = state
+        self.surfaces = surfaces
+        self._games: list[catalog.GameRef] = []
+        self._pack_refs: list[PackRef] = []
         self.on_error = on_error
         self.rows: list[LevelRow] = []
         self.shown: list[LevelRow] = []
@@ -186,13 +196,7 @@ class LibraryView(QWidget):
         split.addWidget(left)
         split.addWidget(middle)
         split.addWidget(self.start)
-        # One task panel per kind played in the browser view (web tasks; later kinds alike),
-        # listed after the board games in the registry's order.
-        self.panels = [WebTasksPanel(state, on_error, kind=k)
-                       for k in browser_kinds(surfaces)]
-        for panel in self.panels:
-            panel.hide()
-            split.addWidget(panel)
+        self.panels: list[WebTasksPanel] = []
         self._board_parts = (self._packs_heading, self.packs, self.add_file, self.remove_file,
                              middle, self.start)
         split.setStretchFactor(0, 0)
@@ -213,9 +217,27 @@ class LibraryView(QWidget):
         self.add_file.clicked.connect(self._add_file)
         self.remove_file.clicked.connect(self._remove_file)
         self.start.start_requested.connect(self.start_requested)
-        for panel in self.panels:
-            panel.start_requested.connect(self.start_requested)
+        if fill:
+            self.fill()
 
+    @property
+    def is_filled(self) -> bool:
+        return bool(self._games or self.panels)
+
+    def fill(self) -> None:
+        """List the installed games and make one task panel per kind played in the browser
+        view (web tasks; later kinds alike), after the board games in the registry's order;
+        then show the last game chosen. Its pictures and thumbnails follow from the thread
+        pool. Calling it again does nothing."""
+        if self.is_filled:
+            return
+        state = self.state
+        self.panels = [WebTasksPanel(state, self.on_error, kind=k)
+                       for k in browser_kinds(self.surfaces)]
+        for panel in self.panels:
+            panel.hide()
+            self._split.addWidget(panel)
+            panel.start_requested.connect(self.start_requested)
         self._games = catalog.games()
         for g in self._games:
             item = QListWidgetItem(g.title)
@@ -236,6 +258,7 @@ class LibraryView(QWidget):
         names = self._names()
         last = state.prefs.last_game
         self.games.setCurrentRow(names.index(last) if last in names else 0)
+        self.filled.emit()
 
     # -- selection ----------------------------------------------------------------------------
 
@@ -247,6 +270,7 @@ class LibraryView(QWidget):
     @property
     def first_game(self) -> str:
         """The first board game listed (what the start panel shows before any choice)."""
+        self.fill()
         return self._games[0].name
 
     def _names(self) -> list[str]:
@@ -385,6 +409,7 @@ class LibraryView(QWidget):
 
     def panel(self, kind: str) -> WebTasksPanel:
         """The task panel of ``kind`` (a kind the Library lists as tasks)."""
+        self.fill()
         found = next((p for p in self.panels if p.kind.name == kind), None)
         if found is None:
             raise KeyError(f"the Library has no task panel for {kind!r}")
@@ -399,6 +424,7 @@ class LibraryView(QWidget):
 
     def select(self, game: str, pack: str | None = None) -> None:
         """Show ``game`` (and a pack of it by source name)."""
+        self.fill()
         names = self._names()
         self.games.setCurrentRow(names.index(game))
         if pack is not None and game in (g.name for g in self._games):

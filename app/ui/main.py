@@ -33,13 +33,15 @@ def _icon() -> QIcon:
         return QIcon()
 
 
-def build(state: AppState | None = None) -> tuple[MainWindow, AppState]:
+def build(state: AppState | None = None, *, fill_library: bool = True
+          ) -> tuple[MainWindow, AppState]:
     """The main window over an opened (or explained-as-unopenable) database. Needs a
-    ``QApplication`` and a running qasync loop."""
+    ``QApplication`` and a running qasync loop. ``fill_library`` False: the Library lists its
+    games when ``window.library.fill()`` is called (``run_app`` does once it is up)."""
     state = state or AppState()
     state.try_open_database()
     asyncio.get_event_loop().set_default_executor(state.executor)
-    window = MainWindow(state)
+    window = MainWindow(state, fill_library=fill_library)
     return window, state
 
 
@@ -81,7 +83,7 @@ def run_app(args: argparse.Namespace | None = None,
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     db = getattr(args, "db", None) if args is not None else None
-    window, state = build(AppState(db_url=db))
+    window, state = build(AppState(db_url=db), fill_library=False)
     done = loop.create_future()
     window.closed.connect(lambda: done.done() or done.set_result(None))
 
@@ -94,6 +96,11 @@ def run_app(args: argparse.Namespace | None = None,
     window.show()
 
     def ready() -> None:
+        # The Library lists the games and the Play place makes its views next, once this turn
+        # of the loop has let the window paint: listing the games loads every installed kind,
+        # the views load the surfaces' plugins (issue 32: interactive <= 1 s).
+        QTimer.singleShot(0, window.library.fill)
+        QTimer.singleShot(0, window.play_place.make_views)
         window.after_show()
         if on_ready is not None:
             on_ready(window)

@@ -17,7 +17,11 @@ class PlayPlace(QStackedWidget):
     """The registered surfaces' views, one shown at a time."""
 
     def __init__(self, ctx: SurfaceContext, surfaces: SurfaceRegistry,
-                 wire: Callable[[SurfaceView], None], parent: QWidget | None = None) -> None:
+                 wire: Callable[[SurfaceView], None], parent: QWidget | None = None, *,
+                 make_views: bool = True) -> None:
+        """``make_views`` False makes each view when it is first asked for (or by
+        :meth:`make_views`): the app makes them once its window is up, since loading the
+        surfaces' plugins and building their widgets is not needed for the first paint."""
         super().__init__(parent)
         self.ctx = ctx
         self.surfaces = surfaces
@@ -27,19 +31,43 @@ class PlayPlace(QStackedWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.addWidget(self.empty)
         self._views: dict[str, SurfaceView] = {}
-        for name in surfaces.names():
-            try:
-                view = surfaces.get(name).make_view(ctx)
-            except Exception as err:  # noqa: BLE001 - a broken plugin costs its own surface
-                ctx.report(err)
-                continue
-            self._views[name] = view
-            self.addWidget(view)
-            wire(view)
+        self._tried: set[str] = set()
+        self._hooks: list[Callable[[SurfaceView], object]] = [wire]
+        if make_views:
+            self.make_views()
+
+    def make_views(self) -> None:
+        """Make the view of every registered surface not made yet (a broken plugin is
+        reported and costs its own surface only)."""
+        for name in self.surfaces.names():
+            self._make(name)
+
+    def _make(self, name: str) -> SurfaceView | None:
+        if name in self._views or name in self._tried:
+            return self._views.get(name)
+        self._tried.add(name)
+        try:
+            view = self.surfaces.get(name).make_view(self.ctx)
+        except Exception as err:  # noqa: BLE001 - a broken plugin costs its own surface
+            self.ctx.report(err)
+            return None
+        self._views[name] = view
+        self.addWidget(view)
+        for hook in self._hooks:
+            hook(view)
+        return view
+
+    def on_view(self, hook: Callable[[SurfaceView], object]) -> None:
+        """Call ``hook`` with every view: those made already, and each one made later."""
+        self._hooks.append(hook)
+        for view in list(self._views.values()):
+            hook(view)
 
     def view(self, surface: str) -> SurfaceView:
-        """The view of the surface named ``surface``."""
+        """The view of the surface named ``surface`` (made now if it was not yet)."""
         found = self._views.get(surface)
+        if found is None and surface in self.surfaces.names():
+            found = self._make(surface)
         if found is None:
             raise UnknownSurface(f"no play surface named {surface!r} is installed")
         return found
@@ -49,6 +77,7 @@ class PlayPlace(QStackedWidget):
         return self.view(self.surfaces.for_game(game).name)
 
     def views(self) -> list[SurfaceView]:
+        """The views made so far (a view not made yet has nothing running)."""
         return list(self._views.values())
 
     def running(self) -> SurfaceView | None:

@@ -212,8 +212,7 @@ class StudiesView(QWidget):
         self.create_button.clicked.connect(self._choose_file)
         self.next_button.clicked.connect(self.next_task)
         self.pause_button.clicked.connect(self.pause)
-        for view in place.views():
-            view.continue_study.connect(self.continue_task)
+        place.on_view(lambda view: view.continue_study.connect(self.continue_task))
         self._show(None)
 
     # -- reading ------------------------------------------------------------------------------

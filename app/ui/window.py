@@ -54,10 +54,21 @@ from playbench.app.ui.surface_registry import SurfaceRegistry
 from playbench.app.ui.viewer import EpisodeViewer
 
 
+def _page_splitters(page: QWidget) -> dict[str, QSplitter]:
+    """A page's splitters, named by its class and their order in it (stored states go back to
+    the same splitter)."""
+    return {f"{type(page).__name__}.{n}": split
+            for n, split in enumerate(page.findChildren(QSplitter))}
+
+
 class MainWindow(QMainWindow):
     closed = Signal()
 
-    def __init__(self, state: AppState, surfaces: SurfaceRegistry | None = None) -> None:
+    def __init__(self, state: AppState, surfaces: SurfaceRegistry | None = None, *,
+                 fill_library: bool = True) -> None:
+        """``fill_library`` False leaves the Library's lists for ``library.fill()`` and the
+        Play place's views for ``play_place.make_views()`` (the app calls both once the
+        window is interactive; a view asked for earlier is made then)."""
         super().__init__()
         self.state = state
         self.problems: list[Explanation] = []
@@ -68,8 +79,10 @@ class MainWindow(QMainWindow):
         self.ctx = SurfaceContext(state, self.report)
         self.surfaces = surfaces if surfaces is not None else SurfaceRegistry()
 
-        self.library = LibraryView(state, self.report, surfaces=self.surfaces)
-        self.play_place = PlayPlace(self.ctx, self.surfaces, self._wire)
+        self.library = LibraryView(state, self.report, surfaces=self.surfaces,
+                                   fill=fill_library)
+        self.play_place = PlayPlace(self.ctx, self.surfaces, self._wire,
+                                    make_views=fill_library)
         self.studies = StudiesView(state, self.report, self.play_place, self.show_play)
         self.episodes = EpisodeViewer(state, self.report)
         self.compare = CompareView(state, self.report)
@@ -134,6 +147,7 @@ class MainWindow(QMainWindow):
         view.go_library.connect(lambda: self.tabs.setCurrentWidget(self.library))
         view.next_request.connect(self.start)
         view.open_episode.connect(self.show_episode)
+        self._restore_splitters(_page_splitters(view))  # a view made after the window's
 
     # -- geometry -----------------------------------------------------------------------------
 
@@ -152,9 +166,16 @@ class MainWindow(QMainWindow):
         for page in pages:
             if page is None or page is self.play_place or page is self.models:
                 continue
-            for n, split in enumerate(page.findChildren(QSplitter)):
-                found[f"{type(page).__name__}.{n}"] = split
+            found.update(_page_splitters(page))
         return found
+
+    def _restore_splitters(self, splitters: dict[str, QSplitter]) -> None:
+        states = (self.state.prefs.window or {}).get("splitters")
+        if isinstance(states, dict):
+            for name, split in splitters.items():
+                text = states.get(name)
+                if isinstance(text, str):
+                    split.restoreState(QByteArray.fromBase64(text.encode("ascii")))
 
     def place(self) -> None:
         """Size and place the window to fit the screen: the geometry it was closed with
@@ -164,22 +185,21 @@ class MainWindow(QMainWindow):
         rect = fit(self.available(), saved_rect(stored))
         self.resize(rect.w, rect.h)
         self.move(rect.x, rect.y)
-        states = stored.get("splitters")
-        if isinstance(states, dict):
-            for name, split in self.splitters().items():
-                text = states.get(name)
-                if isinstance(text, str):
-                    split.restoreState(QByteArray.fromBase64(text.encode("ascii")))
+        self._restore_splitters(self.splitters())
         if stored.get("maximized") is True:
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
 
     def remember_geometry(self) -> None:
         """Store the window's geometry and splitter states in the preferences file."""
         geo = self.normalGeometry() if self.isMaximized() else self.geometry()
+        # A play view not opened this time (they are made when first needed) keeps the
+        # splitter states it was last closed with.
+        kept = (self.state.prefs.window or {}).get("splitters")
         window = {**Rect(geo.x(), geo.y(), geo.width(), geo.height()).as_dict(),
                   "maximized": self.isMaximized(),
-                  "splitters": {name: bytes(split.saveState().toBase64().data()).decode("ascii")
-                                for name, split in self.splitters().items()}}
+                  "splitters": {**(kept if isinstance(kept, dict) else {}),
+                                **{name: bytes(split.saveState().toBase64().data()).decode(
+                                    "ascii") for name, split in self.splitters().items()}}}
         with contextlib.suppress(OSError):  # an unwritable config never blocks closing
             self.state.save_prefs(self.state.prefs.with_(window=window))
 

@@ -11,26 +11,53 @@ import json
 import os
 import subprocess
 import sys
+from importlib.metadata import entry_points
+
+from playbench.db.engine import open_database
 
 LATER = ("matplotlib", "playwright", "openai", "httpx", "jinja2", "scipy", "pyarrow",
-         "datasets", "inspect_ai", "ray", "gymnasium", "keyring")
+         "datasets", "inspect_ai", "ray", "gymnasium", "keyring", "pygments")
 """Packages the window must not load before it is interactive: plots, reports, browsers, model
-clients and exports load when their place or command first needs them (the database, and its
-migrations, are opened before the window shows)."""
+clients and exports load when their place or command first needs them, Pygments when a code
+view first colours text (the database, and its migrations, are opened before the window
+shows)."""
+
+
+def kind_modules() -> set[str]:
+    """The modules the installed task kinds register from (``playbench.tasks``, PlayBench's
+    own and the test plugin's): the Library loads them when it lists the games, and a plugin's
+    surface when the Play place makes its view, both after the window is interactive."""
+    return {point.module for point in entry_points(group="playbench.tasks")}
+
 
 PROBE = """
 import json, sys
 from playbench.app.ui.main import run_app
+from playbench.app.ui.qt import QTimer
 
 def ready(window):
-    print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})), flush=True)
-    window.close()
+    print(json.dumps(sorted(sys.modules)), flush=True)
+    library = window.library
+    print(json.dumps({"games": library.games.count(),
+                      "views": len(window.play_place.views())}), flush=True)
+
+    def report():
+        print(json.dumps({"games": library.games.count(), "panels": len(library.panels),
+                          "views": len(window.play_place.views())}), flush=True)
+        window.close()
+    if library.games.count():  # listed before the window was up: nothing to wait for
+        report()
+    else:  # the views are made right after the Library is filled
+        library.filled.connect(lambda: QTimer.singleShot(0, report))
 
 sys.exit(run_app(None, ready))
 """
 
 
 def test_the_window_is_interactive_before_the_heavy_packages_load(tmp_path):
+    # A person's usual start: the database exists (creating one runs Alembic's migrations,
+    # whose Mako templates load Pygments - once, on the first start).
+    open_database(f"sqlite:///{tmp_path / 'start.sqlite3'}").dispose()
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "ui.json").write_text('{"annotator": "ann-start"}')
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "SDL_VIDEODRIVER": "dummy",
@@ -39,7 +66,17 @@ def test_the_window_is_interactive_before_the_heavy_packages_load(tmp_path):
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
                           env=env, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
-    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    modules, at_ready, listed = (json.loads(line)
+                                 for line in done.stdout.strip().splitlines()[-3:])
+    loaded = {m.split(".")[0] for m in modules}
     assert "PySide6" in loaded, "the probe did not see the window's imports"
     early = sorted(loaded & set(LATER))
     assert early == [], f"imported before the window was interactive: {early}"
+    kinds = kind_modules()
+    assert kinds, "no task kind is installed"
+    assert sorted(kinds & set(modules)) == [], "a task kind was loaded before the window " \
+        "was interactive (the Library lists the games, the Play place makes its views after)"
+    # ... and the Library is filled once the window is up, without anyone asking for it.
+    assert at_ready == {"games": 0, "views": 0}, "the Library or the Play place was filled " \
+        "before the window was up"
+    assert listed["games"] > 0 and listed["panels"] > 0 and listed["views"] >= 5, listed
