@@ -22,6 +22,7 @@ from playbench.evaluators.web import (
 )
 from playbench.games.web import expr
 from playbench.games.web.helpers import HELPERS, arity
+from playbench.games.web.task_model import shape_problems
 from playbench.games.web.tasks import (
     EVAL_TYPES,
     KNOWN_FIELDS,
@@ -51,35 +52,39 @@ def check_config(task: WebTask, sites: Mapping[str, str | None],
     cfg = task.config
     tid = cfg.get("task_id", "?")
     out: list[TaskProblem] = []
+    shape = shape_problems(cfg)
 
     def bad(field: str, message: str, fatal: bool = True) -> None:
         out.append(TaskProblem(tid, field, message, fatal))
 
+    def bad_shape(*fields: str) -> bool:
+        """Report the type problems of ``fields``; whether there were any."""
+        found = [f for f in fields if f in shape]
+        for field in found:
+            bad(field, shape[field])
+        return bool(found)
+
     for name in REQUIRED:
         if name not in cfg or cfg[name] in (None, ""):
             bad(name, "missing field")
-    if "task_id" in cfg and (not isinstance(cfg["task_id"], int) or isinstance(cfg["task_id"],
-                                                                             bool)):
-        bad("task_id", f"must be a whole number, got {cfg['task_id']!r}")
+    if "task_id" in cfg:
+        bad_shape("task_id")
     for name in sorted(set(cfg) - set(KNOWN_FIELDS) - {PLAYBENCH_FIELD}):
         bad(name, "not a VWA task field; ignored", fatal=False)
     for name in task.placeholders():
         if name not in sites:
             bad("sites", f"no address for __{name}__; map it to the site's URL in the web "
                          "settings")
-    if cfg.get("geolocation") is not None:
-        geo = cfg["geolocation"]
-        if not (isinstance(geo, dict) and {"latitude", "longitude"} <= set(geo)):
-            bad("geolocation", "must be null or an object with latitude and longitude")
+    bad_shape("geolocation")
     _check_login(task, sites, bad, logins)
-    _check_viewport(cfg.get("viewport_size"), bad)
-    _check_images(task, bad)
+    bad_shape("viewport_size")
+    if not bad_shape("image"):
+        _check_images(task, bad)
     ev = cfg.get("eval")
-    if isinstance(ev, dict):
+    if not bad_shape("eval") and isinstance(ev, dict):
         _check_eval(task, ev, judge, bad, admins)
-    elif ev is not None:
-        bad("eval", "must be an object")
-    _check_extension(cfg.get(PLAYBENCH_FIELD), bad)
+    bad_shape(PLAYBENCH_FIELD, *(f"{PLAYBENCH_FIELD}.{k}" for k in ("reference", "wrong",
+                                                                     "viewport")))
     return out
 
 
@@ -94,17 +99,6 @@ def _local(task: WebTask, ref: str) -> Path | None:
 def _bundled(task: WebTask, sites: Mapping[str, str | None]) -> bool:
     names = task.placeholders()
     return bool(names) and all(sites.get(n, "") is None for n in names)
-
-
-def _check_viewport(size: Any, bad: Report) -> None:
-    """VWA's ``viewport_size``: null or ``{"width": W, "height": H}`` (either may be left
-    out; VWA lays the given keys over its default)."""
-    if size is None:
-        return
-    if not isinstance(size, dict) or set(size) - {"width", "height"} or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000
-            for v in size.values()):
-        bad("viewport_size", 'must be {"width": W, "height": H} in pixels (100..8000)')
 
 
 def _check_login(task: WebTask, sites: Mapping[str, str | None], bad: Report,
@@ -134,10 +128,6 @@ def _check_login(task: WebTask, sites: Mapping[str, str | None], bad: Report,
 
 
 def _check_images(task: WebTask, bad: Report) -> None:
-    img = task.config.get("image")
-    if img is not None and not isinstance(img, (str, list)):
-        bad("image", "must be null, a path or URL, or a list of them")
-        return
     for ref in task.images:
         path = _local(task, ref)
         if path is None:
@@ -348,19 +338,3 @@ def _check_images_query(task: WebTask, items: Any, judge: bool, bad: Report,
         threshold = item.get("ssim_threshold", 0.8)
         if not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
             bad(f"{where}.ssim_threshold", "must be a number from 0 to 1")
-
-
-def _check_extension(ext: Any, bad: Report) -> None:
-    if ext is None:
-        return
-    if not isinstance(ext, dict):
-        bad(PLAYBENCH_FIELD, "must be an object")
-        return
-    for key in ("reference", "wrong"):
-        val = ext.get(key, [])
-        if not isinstance(val, list) or not all(isinstance(s, str) for s in val):
-            bad(f"{PLAYBENCH_FIELD}.{key}", "must be a list of action texts")
-    vp = ext.get("viewport")
-    if vp is not None and not (isinstance(vp, list) and len(vp) == 2 and
-                               all(isinstance(v, int) and 200 <= v <= 8000 for v in vp)):
-        bad(f"{PLAYBENCH_FIELD}.viewport", "must be [width, height] in pixels (200..8000)")

@@ -37,6 +37,8 @@ from typing import Any
 
 from playbench.games.base import Level, LevelError
 from playbench.games.packs import RangeError, select
+from playbench.games.web.task_model import PLAYBENCH_FIELD as PLAYBENCH_FIELD
+from playbench.games.web.task_model import playbench_block
 
 GAME = "web"
 KNOWN_FIELDS = ("sites", "task_id", "require_login", "storage_state", "start_url", "geolocation",
@@ -44,7 +46,6 @@ KNOWN_FIELDS = ("sites", "task_id", "require_login", "storage_state", "start_url
                 "eval", "reasoning_difficulty", "visual_difficulty", "overall_difficulty",
                 "comments", "intent_template_id", "viewport_size")
 REQUIRED = ("task_id", "start_url", "intent", "eval")
-PLAYBENCH_FIELD = "playbench"
 EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
 AND = " |AND| "
 OR = " |OR| "
@@ -200,34 +201,39 @@ def task_from_level(level: Level) -> WebTask:
         raise WebTaskError(TaskProblem(level.number, "task", f"not JSON ({err.msg})")) from None
     if not isinstance(config, dict):
         raise WebTaskError(TaskProblem(level.number, "task", "not a JSON object"))
-    ext = config.get(PLAYBENCH_FIELD) or {}
+    block = playbench_block(config)
     meta = level.meta or {}
-    viewport = ext.get("viewport") if isinstance(ext, dict) else None
     # The trajectories come from the text where it holds them (the hashed identity), else
-    # from the meta of levels stored before they were part of it.
-    reference = ext.get("reference") if isinstance(ext, dict) else None
-    wrong = ext.get("wrong") if isinstance(ext, dict) else None
+    # from the meta of levels stored before they were part of it. A block of the wrong shape
+    # gives none (the task's check reports it, and the task is not played).
+    reference = block.reference if block else None
+    wrong = block.wrong if block else None
+    viewport = block.viewport if block else None
     return WebTask(config, tuple(reference or meta.get("reference") or ()),
                    tuple(wrong or meta.get("wrong") or ()),
-                   tuple(viewport) if viewport else None, str(meta.get("base_dir") or "."))
+                   (viewport[0], viewport[1]) if viewport else None,
+                   str(meta.get("base_dir") or "."))
 
 
 def level_of(config: Mapping[str, Any], index: int, base_dir: str, source: str) -> Level:
     """A level for one task object of a file (``index`` numbers it when it has no task_id)."""
-    raw = config.get(PLAYBENCH_FIELD)
-    ext: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
-    viewport = ext.get("viewport")
+    block = playbench_block(config)
     number = config.get("task_id")
     number = number if isinstance(number, int) and not isinstance(number, bool) else index
     meta: dict[str, Any] = {"base_dir": base_dir, "source": source}
     for key in ("sites", "overall_difficulty", "reasoning_difficulty", "visual_difficulty"):
         if config.get(key) is not None:
             meta[key] = config[key]
-    for key in ("reference", "wrong"):
-        if ext.get(key):
-            meta[key] = list(ext[key])
-    text = canonical_text(config, viewport, meta.get("reference") or (),
-                          meta.get("wrong") or ())
+    if block is None and config.get(PLAYBENCH_FIELD) is not None:
+        # A block of the wrong shape is kept as written, so that the task's check sees it and
+        # says what is wrong (rebuilding it would drop or reshape the wrong parts).
+        text = json.dumps(config, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    else:
+        for key in ("reference", "wrong"):
+            if block and getattr(block, key):
+                meta[key] = list(getattr(block, key))
+        text = canonical_text(config, block.viewport if block else None,
+                              meta.get("reference") or (), meta.get("wrong") or ())
     return Level(GAME, text, number, str(config.get("intent", "")), meta)
 
 
