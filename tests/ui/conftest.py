@@ -11,8 +11,6 @@ import asyncio
 import json
 
 import pytest
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
 
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.prefs import Prefs, PrefsStore
@@ -88,7 +86,3 @@ def make_window(qtbot, aloop, config_dir, db_url):
     for w in made:
         close_window(qtbot, w)
         w.deleteLater()
-    # Delete the windows now, inside the test that made them, while its loop is still set:
-    # left to the next test's event processing, a window's deletion ran under another
-    # test (once a segmentation fault there, in a Qt-free test).
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
