@@ -59,20 +59,7 @@ class TaskShape(BaseModel):
     image: Text | Annotated[list[Any], Field(strict=True)] | None = None
     eval: Annotated[dict[str, Any], Field(strict=True)] | None = None
     playbench: PlayBenchBlock | None = None
-    # Carried as written, with the meaning VWA gives them (the checks read some of them).
-    sites: Any = None
-    require_login: Any = None
-    storage_state: Any = None
-    start_url: Any = None
-    intent_template: Any = None
-    intent: Any = None
-    instantiation_dict: Any = None
-    require_reset: Any = None
-    reasoning_difficulty: Any = None
-    visual_difficulty: Any = None
-    overall_difficulty: Any = None
-    comments: Any = None
-    intent_template_id: Any = None
+    # VWA's other fields (tasks.KNOWN_FIELDS) are carried as written by extra="allow".
 
 
 SAYS = {
