@@ -22,7 +22,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYBENCH = Path(sys.executable).with_name("playbench")
@@ -43,35 +45,56 @@ def deep(key: str, depth: int = 100_000) -> str:
     return f"{key}: " + "[" * depth + "]" * depth + "\n"
 
 
-def oversize(key: str, megabytes: int) -> str:
-    row = "  - " + "x" * 76 + "\n"
-    return f"{key}:\n" + row * (megabytes * 1_000_000 // len(row))
+def oversize(key: str, megabytes: int) -> Callable[[TextIO], None]:
+    """A writer of a ``megabytes`` MB list, written in pieces: the file is never held in this
+    process's memory, whose RSS at fork would otherwise count as the command's peak."""
+    def write(out: TextIO) -> None:
+        row = "  - " + "x" * 76 + "\n"
+        out.write(f"{key}:\n")
+        rows = megabytes * 1_000_000 // len(row)
+        for _ in range(rows // 1000):
+            out.write(row * 1000)
+        out.write(row * (rows % 1000))
+    return write
 
 
-def catalog_case(work: Path, body: str) -> list[str]:
+Body = str | Callable[[TextIO], None]
+
+
+def write_file(path: Path, head: str, body: Body) -> None:
+    """``head`` then ``body`` (text, or a writer called with the open file)."""
+    with path.open("w") as out:
+        out.write(head)
+        if isinstance(body, str):
+            out.write(body)
+        else:
+            body(out)
+
+
+def catalog_case(work: Path, body: Body) -> list[str]:
     """A copy of the bundled catalog whose breakout task 03_02 is ``body``."""
     root = work / "catalog"
     if not root.exists():
         shutil.copytree(CATALOG, root)
     task = root / "catalog" / "tasks" / "03_breakout" / "03_02.yaml"
     original = (CATALOG / "catalog" / "tasks" / "03_breakout" / "03_02.yaml").read_text()
-    task.write_text(original.replace("max_steps: 100\n", "") + body)
+    write_file(task, original.replace("max_steps: 100\n", ""), body)
     return ["run", "--game", "browser-games", "--tasks", "03_breakout:2", "--player", "idle",
             "--no-progress", "--db", f"sqlite:///{work / 'c.sqlite3'}",
             "--catalog", str(root)]
 
 
-def study_case(work: Path, body: str) -> list[str]:
+def study_case(work: Path, body: Body) -> list[str]:
     path = work / "study.yaml"
-    path.write_text("name: bomb\nbudget: {max_actions: 5}\n"
-                    "tasks:\n  - {game: maze, levels: ingvp:1}\n" + body)
+    write_file(path, "name: bomb\nbudget: {max_actions: 5}\n"
+               "tasks:\n  - {game: maze, levels: ingvp:1}\n", body)
     return ["study", "create", str(path), "--db", f"sqlite:///{work / 's.sqlite3'}"]
 
 
-def sweep_case(work: Path, body: str) -> list[str]:
+def sweep_case(work: Path, body: Body) -> list[str]:
     path = work / "sweep.yaml"
-    path.write_text("name: bomb\nparticipants: [solver]\n"
-                    "tasks:\n  - {game: maze, levels: ingvp:1}\n" + body)
+    write_file(path, "name: bomb\nparticipants: [solver]\n"
+               "tasks:\n  - {game: maze, levels: ingvp:1}\n", body)
     return ["sweep", "run", str(path), "--db", f"sqlite:///{work / 'w.sqlite3'}"]
 
 
