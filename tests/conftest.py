@@ -17,7 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
-pytest_plugins = ["tests.tiers", "tests.distribution", "tests.watchdog"]
+pytest_plugins = ["tests.tiers", "tests.distribution", "tests.watchdog", "tests.qt_collect"]
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=60, deadline=None)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import qasync
 
+from playbench.app.ui.collector import MainThreadCollector
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.qt import QApplication, QIcon, QTimer
 from playbench.app.ui.style import apply_style
@@ -82,6 +83,8 @@ def run_app(args: argparse.Namespace | None = None,
     apply_style(app)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    collector = MainThreadCollector()
+    collector.start()
     db = getattr(args, "db", None) if args is not None else None
     window, state = build(AppState(db_url=db), fill_library=False)
     done = loop.create_future()
@@ -115,4 +118,5 @@ def run_app(args: argparse.Namespace | None = None,
         wake.stop()
         window.deleteLater()  # the closures above still name it; processEvents deletes it
         app.processEvents()
+        collector.stop()
     return 0
