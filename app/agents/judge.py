@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from playbench.app.agents.client import ModelClient
 from playbench.app.agents.images import png_bytes
-from playbench.app.agents.keys import resolve_key
 from playbench.app.agents.profiles import ModelProfile, ProfileStore, config_dir
-from playbench.app.agents.protocols.base import Prompt
 from playbench.games.kind import EnvServices
+
+if TYPE_CHECKING:
+    from playbench.app.agents.client import ModelClient
 
 
 class JudgeError(RuntimeError):
@@ -40,13 +40,20 @@ class ModelJudge:
             raise JudgeError(f"model profile {profile.name!r} is PlayBench's stand-in "
                              "endpoint, not a model that can judge")
         self.profile = profile
-        self.client = client or ModelClient(profile, resolve_key(profile))
+        if client is None:
+            # the OpenAI client's imports (about 1 s) are paid only when a judge is made, not
+            # by every run that hands environments the means to make one
+            from playbench.app.agents.client import ModelClient
+            from playbench.app.agents.keys import resolve_key
+            client = ModelClient(profile, resolve_key(profile))
+        self.client = client
 
     @classmethod
     def named(cls, name: str, store: ProfileStore | None = None) -> ModelJudge:
         return cls((store or ProfileStore()).get(name))
 
     async def __call__(self, question: str, images: Sequence[np.ndarray] = ()) -> str:
+        from playbench.app.agents.protocols.base import Prompt
         content: list[dict] = [{"type": "text", "text": question}]
         content += [{"type": "image_url", "image_url": {"url": data_url(img)}} for img in images]
         prompt = Prompt([{"role": "user", "content": content}],

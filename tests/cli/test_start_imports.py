@@ -65,3 +65,14 @@ def test_a_command_still_loads_what_it_uses(tmp_path):
                           text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "sokoban" in done.stdout
+
+
+def test_a_run_without_a_model_loads_no_model_client(tmp_path):
+    """A solver run hands its environments the means to make a model judge, but makes none:
+    the OpenAI client (about 1 s of imports per process) stays unloaded."""
+    names = imported_modules("run", "--game", "sokoban", "--levels", "ingvp:1", "--player",
+                             "solver", "--no-progress", "--db",
+                             f"sqlite:///{tmp_path / 'run.sqlite3'}")
+    assert "playbench.app.core.episode" in names  # the run did its work
+    loaded = sorted({n.split(".")[0] for n in names} & {"openai", "httpx", "jinja2"})
+    assert loaded == [], f"a solver run imported {loaded}"
