@@ -109,6 +109,7 @@ async def test_a_repeated_direction_runs_on_and_a_pass_plays_until_someone_has_t
         await env.close()
 
 
+@pytest.mark.smoke  # the football kind's real-engine check in the fast tier
 async def test_frames_come_from_the_engine_under_a_display():
     env = KIND.make_env(task(), render=True, render_options={"width": 320})
     try:

@@ -90,7 +90,10 @@ def _env_scores(scores: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
     return {k: v for k, v in scores.items() if k not in agent}
 
 
-@pytest.mark.parametrize("name", params(_playable_with_tasks(), smoke=True))
+# Not smoke: the browser kinds' and football's real-component checks in the fast tier are
+# tests/kinds/test_conformance_views.py and tests/football/test_grf_engine.py (one each, a few
+# seconds); this walk (2-3 plays per kind, 10-47 s each) runs in their tiers.
+@pytest.mark.parametrize("name", params(_playable_with_tasks()))
 def test_a_seeded_episode_verifies_and_a_resumed_one_ends_as_the_uninterrupted_one(
         name, db_url, capsys):
     kind = REGISTRY.get(name)
