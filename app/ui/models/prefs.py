@@ -8,15 +8,13 @@ file, then rename), and a file that cannot be read is reported, never silently r
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import platformdirs
+from playbench.app.agents.profiles import config_dir
 
 FILE_NAME = "ui.json"
 _PSEUDONYM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,31}$")
@@ -24,12 +22,6 @@ _PSEUDONYM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,31}$")
 
 class PrefsError(ValueError):
     """The preferences file cannot be read; the message names the file and the cause."""
-
-
-def config_dir(environ: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if environ is None else environ
-    override = env.get("PLAYBENCH_CONFIG_DIR")
-    return Path(override) if override else Path(platformdirs.user_config_dir("playbench"))
 
 
 def check_pseudonym(name: str) -> str | None:
