@@ -51,14 +51,8 @@ from playbench.games.web.config import WebConfig, WebConfigError, load_config
 from playbench.games.web.helpers import AdminAccount, HelperEnv
 from playbench.games.web.probe import fetch_image
 from playbench.games.web.scoring import final_answer, score_task
-from playbench.games.web.tasks import (
-    PLACEHOLDER,
-    TaskProblem,
-    WebTask,
-    WebTaskError,
-    task_from_level,
-)
-from playbench.resources.web.site import LOGIN_PATH, TEST_PASSWORD, TEST_USER, ClassifiedsServer
+from playbench.games.web.sites import Sites
+from playbench.games.web.tasks import TaskProblem, WebTask, WebTaskError, task_from_level
 
 log = logging.getLogger(__name__)
 OBSERVE_TRIES = 5
@@ -70,16 +64,6 @@ JudgeFactory = Callable[[str], Judge]
 
 class WebEpisodeError(RuntimeError):
     """The task could not be played; raised from step() so the episode ends as ``error``."""
-
-
-@dataclasses.dataclass
-class _Site:
-    """Where one placeholder points, and how to reset and log in to it (bundled site)."""
-
-    base: str
-    server: ClassifiedsServer | None = None
-    reset_url: str | None = None
-    bundled: bool = False
 
 
 class WebTaskEnv:
@@ -106,7 +90,6 @@ class WebTaskEnv:
         self.config = config if config is not None else load_config(config_dir=config_dir)
         self._shared_browser = browser
         self.browser = browser
-        self._site_overrides = dict(sites or {})
         self.judge, self.vqa = judge, vqa
         self._judge_named = judge_named
         self._own_judges: list[Judge] = []
@@ -120,7 +103,7 @@ class WebTaskEnv:
         """``type`` clears the field first (rule option ``type_field=clear``)."""
         self.resolved: dict[str, Any] = {}
         self.session: PageSession | None = None
-        self.sites: dict[str, _Site] = {}
+        self.sites = Sites(sites)
         self.view: PageSnapshot | None = None
         self.error: str | None = None
         self._plan: list[str] = []
@@ -159,16 +142,13 @@ class WebTaskEnv:
         return WebTaskError(TaskProblem(self.task.task_id, field, message))
 
     async def _open(self, task: WebTask) -> None:
-        # An override with a reset URL is PlayBench's own site served elsewhere (None = ours).
-        site_map = {**self.config.site_map(), **{k: (None if v[1] else v[0])
-                                                 for k, v in self._site_overrides.items()}}
+        site_map = self.sites.site_map(self.config.site_map())
         fatal = [p for p in check_config(task, site_map, judge=True,
                                          logins=self.config.logins,
                                          admins=self.config.admins) if p.fatal]
         if fatal:
             raise WebTaskError(fatal[0])
-        for name in task.placeholders():
-            self.sites[name] = self._site(name, site_map[name])
+        self.sites.open(task.placeholders(), site_map)
         self.resolved = json.loads(self.place(json.dumps(dict(task.config))))
         self._judges(task)
         hosts = {host_of(s.base) for s in self.sites.values()}
@@ -178,8 +158,7 @@ class WebTaskEnv:
             self.browser = Browser()
         geo = task.config.get("geolocation")
         storage = task.config.get("storage_state")
-        bundled_login = bool(task.config.get("require_login")) and all(
-            s.bundled for s in self.sites.values())
+        bundled_login = bool(task.config.get("require_login")) and self.sites.all_bundled
         if storage and not bundled_login:
             storage = _path(str(storage), task.base_dir)
             await self._write_missing_state(task, Path(storage))
@@ -188,16 +167,9 @@ class WebTaskEnv:
         self.session = await self.browser.new_session(SessionOptions(
             frozenset(hosts), task.viewport_for(self.default_viewport), storage, geo,
             self.load_timeout_ms, self.action_timeout_ms))
-        for site in self.sites.values():
-            # PlayBench's own site is reset before every episode (cheap, and episodes sharing
-            # one server stay independent); other sites only as the user resets them.
-            if site.reset_url:
-                resp = await self.session.context.request.post(site.reset_url)
-                if not resp.ok:
-                    raise self._problem("require_reset", f"{site.reset_url} answered "
-                                                         f"HTTP {resp.status}")
+        await self.sites.reset(self.session.context.request, self._problem)
         if bundled_login:
-            await self._log_in()
+            await self.sites.log_in(self.session.context.request, self._problem)
         self._input_images = [await fetch_image(self.session, self.place(ref), task.base_dir)
                               for ref in task.images]
         try:
@@ -240,35 +212,13 @@ class WebTaskEnv:
         self._own_judges.append(judge)
         return judge
 
-    def _site(self, name: str, address: str | None) -> _Site:
-        if name in self._site_overrides:
-            base, reset_url = self._site_overrides[name]
-            return _Site(base.rstrip("/"), None, reset_url, bundled=reset_url is not None)
-        if address is not None:
-            return _Site(address.rstrip("/"))
-        server = ClassifiedsServer()
-        base = server.start()
-        return _Site(base, server, server.reset_url, bundled=True)
-
-    async def _log_in(self) -> None:
-        assert self.session is not None
-        for name, site in self.sites.items():
-            resp = await self.session.context.request.post(
-                site.base + LOGIN_PATH, form={"username": TEST_USER, "password": TEST_PASSWORD})
-            if not resp.ok:
-                raise self._problem("require_login", f"logging in to __{name}__ answered "
-                                                     f"HTTP {resp.status}")
-
     def place(self, text: str) -> str:
         """``text`` with every known placeholder replaced by its site's address."""
-        return PLACEHOLDER.sub(lambda m: self.sites[m.group(1)].base
-                               if m.group(1) in self.sites else m.group(0), text)
+        return self.sites.place(text)
 
     def unplace(self, text: str) -> str:
         """Addresses back to placeholders (so hashes do not depend on the port of the day)."""
-        for name, site in self.sites.items():
-            text = text.replace(site.base, f"__{name}__")
-        return text
+        return self.sites.unplace(text)
 
     # -- observing ----------------------------------------------------------------------------
 
@@ -458,8 +408,7 @@ class WebTaskEnv:
                 admins[name] = AdminAccount(login.username, login.secret())
             except WebConfigError as err:
                 log.warning("admin account of %s: %s", name, err)
-        return HelperEnv(self.session.context, {n: s.base for n, s in self.sites.items()},
-                         admins)
+        return HelperEnv(self.session.context, self.sites.addresses(), admins)
 
     async def close(self) -> None:
         await self._release()
@@ -472,10 +421,7 @@ class WebTaskEnv:
         if self.session is not None:
             await self.session.close()
             self.session = None
-        for site in self.sites.values():
-            if site.server is not None:
-                site.server.stop()
-        self.sites = {}
+        self.sites.close()
         for judge in self._own_judges:
             close = getattr(judge, "aclose", None)
             if close is not None:
