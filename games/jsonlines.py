@@ -3,9 +3,10 @@
 ING-VP stores those four games as one JSON object per line (see
 docs/reference/puzzles.md), and our own packs for them use the same layout with more
 fields. Reading such a file always means the same chores: split at ``"\\n"`` only, skip blank
-lines, parse each line, insist on an object, find the level number, report problems with the
-file, line and level. This module does those chores once; the per-game modules only say which
-fields a record has and what a position must satisfy.
+lines, parse each line, insist on an object, report problems with the file, line and level,
+refuse a level number used twice, write records back. This module does those chores once; which
+fields a record has, and their types, :mod:`playbench.games.level_records` says, and what a
+position must satisfy each game's rules.
 """
 
 from __future__ import annotations
@@ -56,55 +57,6 @@ def where(source: str, record: Record, level: int | None = None) -> dict[str, An
             "level": record.ordinal if level is None else level}
 
 
-def field(obj: Mapping[str, Any], key: str, at: Mapping[str, Any]) -> Any:
-    """``obj[key]``, or a "missing field" error placed at ``at``."""
-    if key not in obj:
-        raise LevelError(f"missing field {key!r}", **at)
-    return obj[key]
-
-
-def positive(value: Any, key: str, at: Mapping[str, Any]) -> int:
-    """``value`` if it is a whole number of at least 1 (booleans are not numbers here)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise LevelError(f"{key!r} must be a positive whole number, got {value!r}", **at)
-    return value
-
-
-def level_number(record: Record, key: str, source: str, *, required: bool) -> int:
-    """The record's level number from ``key``; when the key is absent it is the record's
-    position if ``required`` is false, else an error."""
-    at = where(source, record)
-    if key not in record.obj:
-        if required:
-            raise LevelError(f"missing field {key!r}", **at)
-        return record.ordinal
-    return positive(record.obj[key], key, at)
-
-
-def numbered(text: str, source: str, key: str) -> Iterator[tuple[Record, int, dict[str, Any]]]:
-    """(record, level number, object) per line, the number read from ``key`` or, when the key
-    is absent, the record's position in the file."""
-    for record in records(text, source):
-        yield record, level_number(record, key, source, required=False), record.obj
-
-
-def sized_boards(text: str, source: str, *, ingvp: bool, size_key: str
-                 ) -> Iterator[tuple[int, dict[str, Any], dict[str, Any], Any, int | None]]:
-    """(level number, where, object, board, size) per line of a file whose lines carry a
-    board and an optional positive size (Hanoi's ``disks``, the 15-puzzle's ``n``). ING-VP's
-    files call the fields ``level`` and ``position``, our packs ``number`` and ``board``;
-    every line needs a number not used before."""
-    seen: set[int] = set()
-    for record in records(text, source):
-        obj = record.obj
-        number = level_number(record, "level" if ingvp else "number", source, required=True)
-        at = where(source, record, number)
-        claim_number(number, seen, at)
-        board = field(obj, "position" if ingvp else "board", at)
-        size = obj.get(size_key)
-        yield number, at, obj, board, None if size is None else positive(size, size_key, at)
-
-
 def claim_number(number: int, seen: set[int], at: Mapping[str, Any]) -> None:
     """Record ``number`` as used, refusing one used before (the error points at this line)."""
     if number in seen:
@@ -122,14 +74,6 @@ def check_numbers(levels: Sequence[Level], source: str) -> None:
             raise LevelError(f"level number {lv.number} appears twice", source=source,
                              level=lv.number)
         seen.add(lv.number)
-
-
-def text_title(obj: Mapping[str, Any], at: Mapping[str, Any]) -> str:
-    """The optional ``title`` field, which must be a string."""
-    title = obj.get("title", "")
-    if not isinstance(title, str):
-        raise LevelError(f"field 'title' must be a string, got {title!r}", **at)
-    return title
 
 
 def first_record(text: str, lines: int = 50) -> dict[str, Any] | None:
