@@ -27,34 +27,38 @@ class Record(NamedTuple):
 
 
 def records(text: str, source: str) -> Iterator[Record]:
-    """Every non-blank line of ``text`` parsed as a JSON object.
+    """Every non-blank line of ``text`` parsed as a JSON object (see :func:`lines` and
+    :func:`parse`)."""
+    for no, ordinal, raw in lines(text):
+        yield parse(raw, no, ordinal, source)
+
+
+def lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(1-based line number, position among the non-blank lines, the line) per non-blank line.
 
     Only ``"\\n"`` ends a line (``str.splitlines`` would also split at characters such as U+0085
-    that JSON strings, e.g. titles, may hold unescaped). A line that is not JSON, or not an
-    object, raises :class:`LevelError` naming ``source``, the line and the record's position.
-    """
+    that JSON strings, e.g. titles, may hold unescaped); a ``"\\r"`` before it is dropped."""
     ordinal = 0
     for no, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if not raw.strip():
-            continue
-        ordinal += 1
-        try:
-            obj = json.loads(raw)
-        except (ValueError, RecursionError) as err:
-            detail = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError)
-                      else str(err))
-            raise LevelError(f"bad JSON: the line is not valid JSON ({detail})", source=source,
-                             line=no, level=ordinal) from None
-        if not isinstance(obj, dict):
-            raise LevelError("each line must be one JSON object", source=source, line=no,
-                             level=ordinal)
-        yield Record(no, ordinal, obj)
+        if raw.strip():
+            ordinal += 1
+            yield no, ordinal, raw
 
 
-def where(source: str, record: Record, level: int | None = None) -> dict[str, Any]:
-    """Keyword arguments placing a :class:`LevelError` at a record (its number once known)."""
-    return {"source": source, "line": record.line,
-            "level": record.ordinal if level is None else level}
+def parse(raw: str, line: int, ordinal: int, source: str) -> Record:
+    """One line parsed as a JSON object; a line that is not JSON, or not an object, raises
+    :class:`LevelError` naming ``source``, the line and the record's position."""
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError) as err:
+        detail = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError)
+                  else str(err))
+        raise LevelError(f"bad JSON: the line is not valid JSON ({detail})", source=source,
+                         line=line, level=ordinal) from None
+    if not isinstance(obj, dict):
+        raise LevelError("each line must be one JSON object", source=source, line=line,
+                         level=ordinal)
+    return Record(line, ordinal, obj)
 
 
 def claim_number(number: int, seen: set[int], at: Mapping[str, Any]) -> None:

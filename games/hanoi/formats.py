@@ -48,7 +48,7 @@ def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
     seen: set[int] = set()
     model: type[HanoiIngVP | HanoiPack] = HanoiIngVP if ingvp else HanoiPack
-    for record, rec, number, where in lines(text, source, model):
+    for rec, number, where in lines(text, source, model):
         jl.claim_number(number, seen, where)
         board = rec.position if isinstance(rec, HanoiIngVP) else rec.board
         try:
@@ -62,8 +62,7 @@ def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
         why = misplaced(state, rec.disk_order)
         if why is not None:
             raise LevelError(why, **where)
-        meta = {k: v for k, v in record.obj.items() if k not in ("number", "title", "board")}
-        levels.append(Level("hanoi", encode(state), number, rec.title, meta))
+        levels.append(Level("hanoi", encode(state), number, rec.title, rec.meta()))
     if not levels:
         raise LevelError("no Hanoi levels found (one JSON object per line)", source=source)
     return levels

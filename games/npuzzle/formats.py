@@ -33,7 +33,7 @@ def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
     seen: set[int] = set()
     model: type[NPuzzleIngVP | NPuzzlePack] = NPuzzleIngVP if ingvp else NPuzzlePack
-    for record, rec, number, where in lines(text, source, model):
+    for rec, number, where in lines(text, source, model):
         jl.claim_number(number, seen, where)
         board = rec.position if isinstance(rec, NPuzzleIngVP) else rec.board
         try:
@@ -43,8 +43,7 @@ def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
         if isinstance(rec, NPuzzleIngVP):
             levels.append(Level("npuzzle", encode(state), number))
             continue
-        meta = {k: v for k, v in record.obj.items() if k not in ("number", "title", "board")}
-        levels.append(Level("npuzzle", encode(state), number, rec.title, meta))
+        levels.append(Level("npuzzle", encode(state), number, rec.title, rec.meta()))
     if not levels:
         raise LevelError("no 15-puzzle levels found (one JSON object per line)", source=source)
     return levels

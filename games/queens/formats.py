@@ -64,7 +64,7 @@ def _check_solution(state: QueensState, solution: list[list[int]],
 
 def load_pack(text: str, source: str = "<text>") -> list[Level]:
     levels = []
-    for record, rec, number, where in lines(text, source, QueensPack):
+    for rec, number, where in lines(text, source, QueensPack):
         state, plan = _position(rec.board, where)
         needed = N - len(state.queens)
         if rec.has("optimal") and rec.optimal != needed:
@@ -73,8 +73,7 @@ def load_pack(text: str, source: str = "<text>") -> list[Level]:
         solution = rec.solution if rec.has("solution") else plan
         _check_solution(state, solution, where)
         meta: dict[str, Any] = {"optimal": needed, "solution": solution}
-        meta.update((k, v) for k, v in record.obj.items()
-                    if k not in ("number", "title", "board", "optimal", "solution"))
+        meta.update(rec.model_extra or {})
         levels.append(Level("queens", encode(state), number, rec.title, meta))
     jl.check_numbers(levels, source)
     return levels
@@ -91,7 +90,7 @@ def dump_pack(levels: Sequence[Level]) -> str:
 
 def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
     levels = []
-    for _record, rec, number, where in lines(text, source, QueensIngVP):
+    for rec, number, where in lines(text, source, QueensIngVP):
         if rec.board_size != N:
             raise LevelError(f"board_size {rec.board_size!r} is not supported (8-queens only)",
                              **where)

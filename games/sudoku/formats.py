@@ -37,15 +37,14 @@ def _checked(puzzle: str, solution: str | None, where: dict[str, Any]) -> tuple[
 def load_pack(text: str, source: str = "<text>") -> list[Level]:
     """Levels of our pack format (see the module docstring)."""
     levels = []
-    for record, rec, number, where in lines(text, source, SudokuPack):
+    for rec, number, where in lines(text, source, SudokuPack):
         puzzle, solution = _checked(rec.board, rec.solution, where)
         blanks = puzzle.count("0")
         if rec.has("optimal") and rec.optimal != blanks:
             raise LevelError(f"optimal is {rec.optimal!r} but the puzzle has {blanks} blanks",
                              **where)
         meta: dict[str, Any] = {"optimal": blanks, "solution": solution}
-        meta.update((k, v) for k, v in record.obj.items()
-                    if k not in ("number", "title", "board", "optimal", "solution"))
+        meta.update(rec.model_extra or {})
         levels.append(Level("sudoku", puzzle, number, rec.title, meta))
     jl.check_numbers(levels, source)
     return levels
@@ -60,7 +59,7 @@ def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
     """Levels of an ING-VP Sudoku file; ``solutions`` and ``clue_numbers`` are checked when
     present (the solution is computed when absent, since it is unique)."""
     levels = []
-    for _record, rec, number, where in lines(text, source, SudokuIngVP):
+    for rec, number, where in lines(text, source, SudokuIngVP):
         puzzle, solution = _checked(rec.position, rec.solutions, where)
         clues = G.CELLS - puzzle.count("0")
         if rec.has("clue_numbers") and rec.clue_numbers != clues:

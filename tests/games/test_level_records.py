@@ -22,6 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import playbench
+from playbench.games import jsonlines
+from playbench.games import level_records as lr
 from playbench.games.base import Level, LevelError
 from playbench.games.hanoi import formats as hanoi
 from playbench.games.npuzzle import formats as npuzzle
@@ -98,6 +100,11 @@ LAYOUTS = {
                             "clue_numbers": "whole"},
                            frozenset({"level", "position"}), frozenset({"solutions"})),
 }
+
+MODELS = {"hanoi.pack": lr.HanoiPack, "hanoi.ingvp": lr.HanoiIngVP,
+          "npuzzle.pack": lr.NPuzzlePack, "npuzzle.ingvp": lr.NPuzzleIngVP,
+          "queens.pack": lr.QueensPack, "queens.ingvp": lr.QueensIngVP,
+          "sudoku.pack": lr.SudokuPack, "sudoku.ingvp": lr.SudokuIngVP}
 
 _json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**40, 10**40),
                           st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6))
@@ -230,3 +237,36 @@ def test_valid_records_load_and_dump_back_equal(name, data):
     # only "\n" ends a line: titles may hold U+0085 and U+2028, which splitlines() splits at
     assert [json.loads(line) for line in written.split("\n")[:-1]] == records
     assert layout.dump(layout.load(written, "again.jsonl")) == written
+
+
+def _outcome(run: Callable[[], list[Any]]) -> Any:
+    try:
+        return [(rec.model_dump(), rec.model_extra) for rec in run()]
+    except LevelError as err:
+        return str(err)
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_fast_reader_and_pythons_reader_agree(name, data):
+    """Lines are validated from their text by pydantic's JSON reader, falling back to Python's
+    reader; on any line - valid, broken, not a record, not JSON - both give the same."""
+    model = MODELS[name]
+    record = data.draw(st.one_of(valid_records(name).map(lambda r: r[0]),
+                                 broken_lines(name).map(lambda r: r[0]), json_values))
+    line = json.dumps(record, ensure_ascii=data.draw(st.booleans()))
+    line = data.draw(st.sampled_from([line, line[:-1], line + " ", "\ufeff" + line]))
+    text = "\n" + line + "\n"
+    fast = _outcome(lambda: [rec for rec, _, _ in lr.lines(text, "f", model)])
+    exact = _outcome(lambda: [lr.read(model, r, "f") for r in jsonlines.records(text, "f")])
+    assert fast == exact
+
+
+@pytest.mark.parametrize("escaped", [True, False])
+def test_a_line_only_pythons_reader_accepts_still_loads(escaped):
+    """A lone surrogate in a string is JSON Python reads and pydantic's reader refuses."""
+    record = dict(LAYOUTS["hanoi.pack"].records[0], title="half \ud800 a pair")
+    line = json.dumps(record, ensure_ascii=escaped)
+    (level,) = hanoi.load(line + "\n", "s.jsonl")
+    assert level.title == "half \ud800 a pair"
