@@ -55,7 +55,7 @@ EXCERPT = 60
 class LevelRecord(BaseModel):
     """What every layout shares: strict types, and the words that say what each field must be."""
 
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="ignore", defer_build=True)
 
     says: ClassVar[dict[str, str]] = {}
     number_key: ClassVar[str] = "number"
