@@ -9,13 +9,15 @@ number 5. What a board must look like inside (rods and disks, tiles, squares on 
 words ("off the board", "unsolvable"); so does every check that compares fields (an
 ``optimal`` that must equal the blanks, a ``disk_order`` the stacks must fit).
 
-Our packs keep fields they do not know (``extra="allow"``): the readers copy every field but
-the number, title and board into the level's meta from the line itself, so a pack is written
-back byte for byte. ING-VP's layouts ignore fields they do not know, as the readers always did.
+Our packs keep fields they do not know (``extra="allow"``): every field but the number, title
+and board goes into the level's meta as written (the model's own fields first, in the order the
+packs are written, then unknown ones in the order written), so a pack is written back byte for
+byte. ING-VP's layouts ignore fields they do not know, as the readers always did.
 
-:func:`read` validates one line and turns pydantic's first refusal into a :class:`LevelError`
-naming the file, the line, the level and the field (``missing field 'board'``, ``field
-'solution[2][0]' must be a whole number, got 'a'``).
+:func:`lines` reads a file's lines through a model; :func:`read` holds one parsed line to it and
+turns pydantic's first refusal into a :class:`LevelError` naming the file, the line, the level
+and the field (``missing field 'board'``, ``field 'solution[2][0]' must be a whole number, got
+'a'``).
 """
 
 from __future__ import annotations
