@@ -3,9 +3,10 @@
 ING-VP stores those four games as one JSON object per line (see
 docs/reference/puzzles.md), and our own packs for them use the same layout with more
 fields. Reading such a file always means the same chores: split at ``"\\n"`` only, skip blank
-lines, parse each line, insist on an object, find the level number, report problems with the
-file, line and level. This module does those chores once; the per-game modules only say which
-fields a record has and what a position must satisfy.
+lines, parse each line, insist on an object, report problems with the file, line and level,
+refuse a level number used twice, write records back. This module does those chores once; which
+fields a record has, and their types, :mod:`playbench.games.level_records` says, and what a
+position must satisfy each game's rules.
 """
 
 from __future__ import annotations
@@ -26,83 +27,38 @@ class Record(NamedTuple):
 
 
 def records(text: str, source: str) -> Iterator[Record]:
-    """Every non-blank line of ``text`` parsed as a JSON object.
+    """Every non-blank line of ``text`` parsed as a JSON object (see :func:`lines` and
+    :func:`parse`)."""
+    for no, ordinal, raw in lines(text):
+        yield parse(raw, no, ordinal, source)
+
+
+def lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(1-based line number, position among the non-blank lines, the line) per non-blank line.
 
     Only ``"\\n"`` ends a line (``str.splitlines`` would also split at characters such as U+0085
-    that JSON strings, e.g. titles, may hold unescaped). A line that is not JSON, or not an
-    object, raises :class:`LevelError` naming ``source``, the line and the record's position.
-    """
+    that JSON strings, e.g. titles, may hold unescaped); a ``"\\r"`` before it is dropped."""
     ordinal = 0
     for no, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if not raw.strip():
-            continue
-        ordinal += 1
-        try:
-            obj = json.loads(raw)
-        except (ValueError, RecursionError) as err:
-            detail = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError)
-                      else str(err))
-            raise LevelError(f"bad JSON: the line is not valid JSON ({detail})", source=source,
-                             line=no, level=ordinal) from None
-        if not isinstance(obj, dict):
-            raise LevelError("each line must be one JSON object", source=source, line=no,
-                             level=ordinal)
-        yield Record(no, ordinal, obj)
+        if raw.strip():
+            ordinal += 1
+            yield no, ordinal, raw
 
 
-def where(source: str, record: Record, level: int | None = None) -> dict[str, Any]:
-    """Keyword arguments placing a :class:`LevelError` at a record (its number once known)."""
-    return {"source": source, "line": record.line,
-            "level": record.ordinal if level is None else level}
-
-
-def field(obj: Mapping[str, Any], key: str, at: Mapping[str, Any]) -> Any:
-    """``obj[key]``, or a "missing field" error placed at ``at``."""
-    if key not in obj:
-        raise LevelError(f"missing field {key!r}", **at)
-    return obj[key]
-
-
-def positive(value: Any, key: str, at: Mapping[str, Any]) -> int:
-    """``value`` if it is a whole number of at least 1 (booleans are not numbers here)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise LevelError(f"{key!r} must be a positive whole number, got {value!r}", **at)
-    return value
-
-
-def level_number(record: Record, key: str, source: str, *, required: bool) -> int:
-    """The record's level number from ``key``; when the key is absent it is the record's
-    position if ``required`` is false, else an error."""
-    at = where(source, record)
-    if key not in record.obj:
-        if required:
-            raise LevelError(f"missing field {key!r}", **at)
-        return record.ordinal
-    return positive(record.obj[key], key, at)
-
-
-def numbered(text: str, source: str, key: str) -> Iterator[tuple[Record, int, dict[str, Any]]]:
-    """(record, level number, object) per line, the number read from ``key`` or, when the key
-    is absent, the record's position in the file."""
-    for record in records(text, source):
-        yield record, level_number(record, key, source, required=False), record.obj
-
-
-def sized_boards(text: str, source: str, *, ingvp: bool, size_key: str
-                 ) -> Iterator[tuple[int, dict[str, Any], dict[str, Any], Any, int | None]]:
-    """(level number, where, object, board, size) per line of a file whose lines carry a
-    board and an optional positive size (Hanoi's ``disks``, the 15-puzzle's ``n``). ING-VP's
-    files call the fields ``level`` and ``position``, our packs ``number`` and ``board``;
-    every line needs a number not used before."""
-    seen: set[int] = set()
-    for record in records(text, source):
-        obj = record.obj
-        number = level_number(record, "level" if ingvp else "number", source, required=True)
-        at = where(source, record, number)
-        claim_number(number, seen, at)
-        board = field(obj, "position" if ingvp else "board", at)
-        size = obj.get(size_key)
-        yield number, at, obj, board, None if size is None else positive(size, size_key, at)
+def parse(raw: str, line: int, ordinal: int, source: str) -> Record:
+    """One line parsed as a JSON object; a line that is not JSON, or not an object, raises
+    :class:`LevelError` naming ``source``, the line and the record's position."""
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError) as err:
+        detail = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError)
+                  else str(err))
+        raise LevelError(f"bad JSON: the line is not valid JSON ({detail})", source=source,
+                         line=line, level=ordinal) from None
+    if not isinstance(obj, dict):
+        raise LevelError("each line must be one JSON object", source=source, line=line,
+                         level=ordinal)
+    return Record(line, ordinal, obj)
 
 
 def claim_number(number: int, seen: set[int], at: Mapping[str, Any]) -> None:
@@ -122,14 +78,6 @@ def check_numbers(levels: Sequence[Level], source: str) -> None:
             raise LevelError(f"level number {lv.number} appears twice", source=source,
                              level=lv.number)
         seen.add(lv.number)
-
-
-def text_title(obj: Mapping[str, Any], at: Mapping[str, Any]) -> str:
-    """The optional ``title`` field, which must be a string."""
-    title = obj.get("title", "")
-    if not isinstance(title, str):
-        raise LevelError(f"field 'title' must be a string, got {title!r}", **at)
-    return title
 
 
 def first_record(text: str, lines: int = 50) -> dict[str, Any] | None:

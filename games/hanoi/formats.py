@@ -18,8 +18,9 @@ fix.
      "disk_order": "a-smallest", "disks": 5}
 
 ``number``, ``board`` and ``disk_order`` are required and the board must be legal under that
-order; every other field is kept in the level's meta. What :func:`dump` writes loads back to equal
-levels and is written back byte for byte.
+order; every other field is kept in the level's meta. The fields' types are held to
+:class:`~playbench.games.level_records.HanoiPack` and ``HanoiIngVP`` before the rules see the
+board. What :func:`dump` writes loads back to equal levels and is written back byte for byte.
 """
 
 from __future__ import annotations
@@ -38,44 +39,38 @@ from playbench.games.hanoi.rules import (
     misplaced,
     position_from_json,
 )
+from playbench.games.level_records import HanoiIngVP, HanoiPack, lines
 
 _META_ORDER = ("optimal", "solution", "disk_order", "disks")
 
 
 def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
-    for number, where, obj, board, disks in jl.sized_boards(text, source, ingvp=ingvp,
-                                                            size_key="disks"):
+    seen: set[int] = set()
+    model: type[HanoiIngVP | HanoiPack] = HanoiIngVP if ingvp else HanoiPack
+    for rec, number, where in lines(text, source, model):
+        jl.claim_number(number, seen, where)
+        board = rec.position if isinstance(rec, HanoiIngVP) else rec.board
         try:
-            state = position_from_json(board, disks)
+            state = position_from_json(board, rec.disks)
         except LevelError as err:
             raise LevelError(err.reason, **where) from None
-        if ingvp:
+        if isinstance(rec, HanoiIngVP):
             levels.append(Level("hanoi", encode(state), number, "",
-                                {"disk_order": _detected_order(state, obj, where)}))
+                                {"disk_order": _detected_order(state, rec.disk_order, where)}))
             continue
-        order = jl.field(obj, "disk_order", where)
-        if order not in ORDERS:
-            raise LevelError(f"disk_order must be one of {', '.join(ORDERS)}, got {order!r}",
-                             **where)
-        why = misplaced(state, order)
+        why = misplaced(state, rec.disk_order)
         if why is not None:
             raise LevelError(why, **where)
-        title = jl.text_title(obj, where)
-        meta = {k: v for k, v in obj.items() if k not in ("number", "title", "board")}
-        levels.append(Level("hanoi", encode(state), number, title, meta))
+        levels.append(Level("hanoi", encode(state), number, rec.title, rec.meta()))
     if not levels:
         raise LevelError("no Hanoi levels found (one JSON object per line)", source=source)
     return levels
 
 
-def _detected_order(state: HanoiState, obj: dict[str, Any], where: dict[str, Any]) -> str:
+def _detected_order(state: HanoiState, stated: str | None, where: dict[str, Any]) -> str:
     """The one disk order an ING-VP position is stacked for (see the module docstring)."""
     fits = fitting_orders(state)
-    stated = obj.get("disk_order")
-    if stated is not None and stated not in ORDERS:
-        raise LevelError(f"disk_order must be one of {', '.join(ORDERS)}, got {stated!r}",
-                         **where)
     if not fits:
         raise LevelError(f"stacks fit neither disk order: {misplaced(state, 'a-smallest')}; "
                          f"{misplaced(state, 'a-largest')}", **where)
@@ -83,7 +78,7 @@ def _detected_order(state: HanoiState, obj: dict[str, Any], where: dict[str, Any
         why = misplaced(state, stated)
         if why is not None:
             raise LevelError(why, **where)
-        return str(stated)
+        return stated
     if len(fits) > 1:
         raise LevelError("the stacks fit both disk orders (no rod holds two disks), so the "
                          "file does not say which disk is the largest; add "

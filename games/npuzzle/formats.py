@@ -10,8 +10,9 @@
 
 ``number``/``level`` and ``board``/``position`` are required; ``n``, when given, must match the
 board. Boards must hold each tile once and be solvable. Every other pack field is kept in the
-level's meta. What :func:`dump` writes loads back to equal levels and is written back byte for
-byte.
+level's meta. The fields' types are held to
+:class:`~playbench.games.level_records.NPuzzlePack` and ``NPuzzleIngVP`` first. What
+:func:`dump` writes loads back to equal levels and is written back byte for byte.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from playbench.games import jsonlines as jl
 from playbench.games.base import Level, LevelError, LevelFormat
+from playbench.games.level_records import NPuzzleIngVP, NPuzzlePack, lines
 from playbench.games.npuzzle.rules import encode, grid_from_json
 
 _META_ORDER = ("optimal", "solution")
@@ -29,18 +31,19 @@ _META_ORDER = ("optimal", "solution")
 
 def _read(text: str, source: str, *, ingvp: bool) -> list[Level]:
     levels: list[Level] = []
-    for number, where, obj, board, n in jl.sized_boards(text, source, ingvp=ingvp,
-                                                        size_key="n"):
+    seen: set[int] = set()
+    model: type[NPuzzleIngVP | NPuzzlePack] = NPuzzleIngVP if ingvp else NPuzzlePack
+    for rec, number, where in lines(text, source, model):
+        jl.claim_number(number, seen, where)
+        board = rec.position if isinstance(rec, NPuzzleIngVP) else rec.board
         try:
-            state = grid_from_json(board, n)
+            state = grid_from_json(board, rec.n)
         except LevelError as err:
             raise LevelError(err.reason, **where) from None
-        if ingvp:
+        if isinstance(rec, NPuzzleIngVP):
             levels.append(Level("npuzzle", encode(state), number))
             continue
-        title = jl.text_title(obj, where)
-        meta = {k: v for k, v in obj.items() if k not in ("number", "title", "board")}
-        levels.append(Level("npuzzle", encode(state), number, title, meta))
+        levels.append(Level("npuzzle", encode(state), number, rec.title, rec.meta()))
     if not levels:
         raise LevelError("no 15-puzzle levels found (one JSON object per line)", source=source)
     return levels

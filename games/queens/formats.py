@@ -20,6 +20,7 @@ from typing import Any
 
 from playbench.games import jsonlines as jl
 from playbench.games.base import Level, LevelError, LevelFormat
+from playbench.games.level_records import QueensIngVP, QueensPack, lines
 from playbench.games.queens.rules import (
     N,
     QueensRules,
@@ -45,14 +46,14 @@ def _position(pairs: Any, where: dict[str, Any]) -> tuple[QueensState, list[list
     return state, [[m.row, m.col] for m in plan]
 
 
-def _check_solution(state: QueensState, solution: Any, where: dict[str, Any]) -> None:
+def _check_solution(state: QueensState, solution: list[list[int]],
+                    where: dict[str, Any]) -> None:
+    """Play ``solution`` (pairs of whole numbers, as the record's model holds them) from
+    ``state``: each queen must be placeable and the last must complete the eight."""
     rules = QueensRules()
-    if not isinstance(solution, list):
-        raise LevelError("field 'solution' must be a list of [row, col] pairs", **where)
     for pair in solution:
-        ok = isinstance(pair, list) and len(pair) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < N for v in pair)
-        out = rules.apply(state, Square(*pair)) if ok else None
+        on_board = all(0 <= v < N for v in pair)
+        out = rules.apply(state, Square(*pair)) if on_board else None
         if out is None or not out.valid:
             why = out.reason if out is not None else "not a [row, col] pair on the board"
             raise LevelError(f"the solution's queen {pair!r} cannot be placed: {why}", **where)
@@ -63,21 +64,17 @@ def _check_solution(state: QueensState, solution: Any, where: dict[str, Any]) ->
 
 def load_pack(text: str, source: str = "<text>") -> list[Level]:
     levels = []
-    for record, number, obj in jl.numbered(text, source, "number"):
-        where = jl.where(source, record, number)
-        state, plan = _position(jl.field(obj, "board", where), where)
+    for rec, number, where in lines(text, source, QueensPack):
+        state, plan = _position(rec.board, where)
         needed = N - len(state.queens)
-        optimal = obj.get("optimal", needed)
-        if optimal != needed or isinstance(optimal, bool):
-            raise LevelError(f"optimal is {optimal!r} but {needed} queens are still needed",
+        if rec.has("optimal") and rec.optimal != needed:
+            raise LevelError(f"optimal is {rec.optimal!r} but {needed} queens are still needed",
                              **where)
-        solution = obj.get("solution", plan)
+        solution = rec.solution if rec.has("solution") else plan
         _check_solution(state, solution, where)
-        title = jl.text_title(obj, where)
-        meta = {"optimal": needed, "solution": solution}
-        meta.update((k, v) for k, v in obj.items()
-                    if k not in ("number", "title", "board", "optimal", "solution"))
-        levels.append(Level("queens", encode(state), number, title, meta))
+        meta: dict[str, Any] = {"optimal": needed, "solution": solution}
+        meta.update(rec.model_extra or {})
+        levels.append(Level("queens", encode(state), number, rec.title, meta))
     jl.check_numbers(levels, source)
     return levels
 
@@ -93,14 +90,11 @@ def dump_pack(levels: Sequence[Level]) -> str:
 
 def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
     levels = []
-    for record, number, obj in jl.numbered(text, source, "level"):
-        where = jl.where(source, record, number)
-        for key in ("level", "position"):
-            jl.field(obj, key, where)
-        size = obj.get("board_size", N)
-        if size != N or isinstance(size, bool):
-            raise LevelError(f"board_size {size!r} is not supported (8-queens only)", **where)
-        state, plan = _position([obj["position"]], where)
+    for rec, number, where in lines(text, source, QueensIngVP):
+        if rec.board_size != N:
+            raise LevelError(f"board_size {rec.board_size!r} is not supported (8-queens only)",
+                             **where)
+        state, plan = _position([rec.position], where)
         levels.append(Level("queens", encode(state), number, "",
                             {"optimal": N - 1, "solution": plan}))
     jl.check_numbers(levels, source)

@@ -19,19 +19,11 @@ from typing import Any
 
 from playbench.games import jsonlines as jl
 from playbench.games.base import Level, LevelError, LevelFormat
+from playbench.games.level_records import SudokuIngVP, SudokuPack, lines
 from playbench.games.sudoku import grid as G
 from playbench.games.sudoku.rules import check_puzzle
 
 _FIRST_KEYS = ("optimal", "solution")
-
-
-def _field(obj: dict[str, Any], key: str, kinds: tuple[type, ...], where: dict[str, Any]) -> Any:
-    if key not in obj:
-        raise LevelError(f"missing field {key!r}", **where)
-    value = obj[key]
-    if not isinstance(value, kinds) or isinstance(value, bool):
-        raise LevelError(f"field {key!r} has the wrong type ({type(value).__name__})", **where)
-    return value
 
 
 def _checked(puzzle: str, solution: str | None, where: dict[str, Any]) -> tuple[str, str]:
@@ -45,22 +37,15 @@ def _checked(puzzle: str, solution: str | None, where: dict[str, Any]) -> tuple[
 def load_pack(text: str, source: str = "<text>") -> list[Level]:
     """Levels of our pack format (see the module docstring)."""
     levels = []
-    for record, number, obj in jl.numbered(text, source, "number"):
-        where = jl.where(source, record, number)
-        board = _field(obj, "board", (str,), where)
-        solution = obj.get("solution")
-        if solution is not None and not isinstance(solution, str):
-            raise LevelError("field 'solution' must be an 81-digit string", **where)
-        puzzle, solution = _checked(board, solution, where)
+    for rec, number, where in lines(text, source, SudokuPack):
+        puzzle, solution = _checked(rec.board, rec.solution, where)
         blanks = puzzle.count("0")
-        optimal = obj.get("optimal", blanks)
-        if optimal != blanks:
-            raise LevelError(f"optimal is {optimal!r} but the puzzle has {blanks} blanks", **where)
-        title = jl.text_title(obj, where)
-        meta = {"optimal": blanks, "solution": solution}
-        meta.update((k, v) for k, v in obj.items()
-                    if k not in ("number", "title", "board", "optimal", "solution"))
-        levels.append(Level("sudoku", puzzle, number, title, meta))
+        if rec.has("optimal") and rec.optimal != blanks:
+            raise LevelError(f"optimal is {rec.optimal!r} but the puzzle has {blanks} blanks",
+                             **where)
+        meta: dict[str, Any] = {"optimal": blanks, "solution": solution}
+        meta.update(rec.model_extra or {})
+        levels.append(Level("sudoku", puzzle, number, rec.title, meta))
     jl.check_numbers(levels, source)
     return levels
 
@@ -74,17 +59,11 @@ def load_ingvp(text: str, source: str = "<text>") -> list[Level]:
     """Levels of an ING-VP Sudoku file; ``solutions`` and ``clue_numbers`` are checked when
     present (the solution is computed when absent, since it is unique)."""
     levels = []
-    for record, number, obj in jl.numbered(text, source, "level"):
-        where = jl.where(source, record, number)
-        _field(obj, "level", (int,), where)
-        position = _field(obj, "position", (str,), where)
-        solution = obj.get("solutions")
-        if solution is not None and not isinstance(solution, str):
-            raise LevelError("field 'solutions' must be an 81-digit string", **where)
-        puzzle, solution = _checked(position, solution, where)
+    for rec, number, where in lines(text, source, SudokuIngVP):
+        puzzle, solution = _checked(rec.position, rec.solutions, where)
         clues = G.CELLS - puzzle.count("0")
-        if "clue_numbers" in obj and obj["clue_numbers"] != clues:
-            raise LevelError(f"clue_numbers is {obj['clue_numbers']!r} but the position has "
+        if rec.has("clue_numbers") and rec.clue_numbers != clues:
+            raise LevelError(f"clue_numbers is {rec.clue_numbers!r} but the position has "
                              f"{clues} clues", **where)
         levels.append(Level("sudoku", puzzle, number, "",
                             {"optimal": G.CELLS - clues, "solution": solution, "clues": clues}))

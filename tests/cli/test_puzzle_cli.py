@@ -8,6 +8,8 @@ the
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from playbench.app.cli import main
@@ -122,3 +124,21 @@ def test_the_installed_command_plays_an_ingvp_file(cli):
     assert [x[2:6] for x in table[:3]] == [["gave_up", "0", "0", "-"]] * 3
     assert table[3] == ["mean", "0", "0", "-", "-", "0"]
     assert "efficiency: mean of levels - " in r.out
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"number": 10**30}, "number"),       # main: OverflowError storing the task in SQLite
+    ({"optimal": "eight"}, "optimal"),    # main: TypeError when the episode was scored
+])
+def test_run_refuses_a_pack_line_of_the_wrong_type_before_playing(call, db_url, tmp_path,
+                                                                  change, field):
+    code, _, err = call("levels", "hanoi", "--pack", "ingvp:1", "--export", "one.jsonl",
+                        "--format", "pack", "--no-solve")
+    assert code == 0, err
+    path = tmp_path / "one.jsonl"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**record, **change}) + "\n", encoding="utf-8")
+    code, _, err = call("run", "--game", "hanoi", "--levels", "one.jsonl", "--player", "solver",
+                        "--db", db_url, "--no-progress")
+    assert code == 1 and err.startswith(f"playbench run: one.jsonl:1: level 1: field '{field}' "
+                                        "must be a ")

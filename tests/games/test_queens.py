@@ -320,7 +320,8 @@ def test_duplicate_numbers_are_rejected():
     ('{"level": 4, "board_size": 6, "position": [0, 0]}', "board_size 6"),
     ('{"level": 4, "board_size": 8}', "missing field 'position'"),
     ('{"level": 4, "board_size": 8, "position": [0, 9]}', "off the board"),
-    ('{"level": 4, "board_size": 8, "position": "a1"}', "not a [row, col] pair"),
+    ('{"level": 4, "board_size": 8, "position": "a1"}',
+     "field 'position' must be a [row, col] pair, got 'a1'"),
     ('{"level": 4, "board_size": 8, "position": [0, 0, 1]}', "not a [row, col] pair"),
     ('{"level": 4, "board_size": 8, "position": [0, 0]', "not valid JSON"),
 ])

@@ -396,7 +396,7 @@ def test_solution_that_does_not_match_the_givens():
     ({"clue_numbers": 70}, "clue_numbers is 70"),
     ({"position": "1" * 81}, "givens contradict"),
     ({"solutions": SOL.replace(SOL[0], "0", 1)}, "not a complete valid grid"),
-    ({"position": 12345}, "wrong type"),
+    ({"position": 12345}, "field 'position' must be text of 81 digits, got 12345"),
 ])
 def test_ingvp_errors_name_file_line_and_level(fields, needle):
     rec = {"level": 9, "position": GOOD.text, "solutions": SOL, "clue_numbers": 71}
