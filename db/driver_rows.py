@@ -29,6 +29,6 @@ def driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, .
                            tuple(params[k] for k in compiled.positiontup or []))
         else:
             cursor.execute(compiled.string, params)
-        return list(cursor.fetchall())
+        return cursor.fetchall()  # type: ignore[no-any-return]
     finally:
         cursor.close()

@@ -159,20 +159,25 @@ def bootstrap_intervals(samples: Sequence[np.ndarray], resampler: Resampler, *,
         # summing the (n x resamples x samples) gather over its first axis adds in the
         # order _column_means adds (measured: 0.67 ms for six samples, 0.89 one by one).
         stacked = np.stack([samples[i] for i in which], axis=1)
-        means = (np.take(stacked, cols, axis=0).sum(axis=0) / n).T
-        lows, highs = _quantiles(means, alpha), _quantiles(means, 1.0 - alpha)
+        means = np.ascontiguousarray((np.take(stacked, cols, axis=0).sum(axis=0) / n).T)
+        lows, highs = _quantiles(means, (alpha, 1.0 - alpha))
         for i, low, high in zip(which, lows, highs, strict=True):
             out[i] = (low, high)
     return out
 
 
-def _quantiles(x: np.ndarray, q: float) -> list[float]:
-    """:func:`_quantile` of each row of ``x``."""
-    pos = q * (x.shape[1] - 1)
-    lo = int(np.floor(pos))
-    hi = min(lo + 1, x.shape[1] - 1)
-    part = np.partition(x, [lo, hi], axis=1)
-    return (part[:, lo] + (part[:, hi] - part[:, lo]) * (pos - lo)).tolist()
+def _quantiles(x: np.ndarray, qs: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """:func:`_quantile` of each row of ``x`` at both ``qs``, from one partial sort."""
+    size = x.shape[1]
+    spots = []
+    for q in qs:
+        pos = q * (size - 1)
+        lo = int(np.floor(pos))
+        spots.append((pos, lo, min(lo + 1, size - 1)))
+    part = np.partition(x, sorted({i for _, lo, hi in spots for i in (lo, hi)}), axis=1)
+    low, high = ((part[:, lo] + (part[:, hi] - part[:, lo]) * (pos - lo)).tolist()
+                 for pos, lo, hi in spots)
+    return low, high
 
 
 def clustered_estimate(groups: Mapping[str, Sequence[float | None]], seed: int, *,
