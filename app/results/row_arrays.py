@@ -76,25 +76,29 @@ class RowArrays:
         value = np.where(self.solved_known & ~np.isnan(base), value, np.nan)
         return 100.0 * value
 
+    def _present(self, values: Column) -> tuple[list[float], list[int]]:
+        """The values that exist (not NaN) in level order, and where each level's end among
+        them: NaNs dropped by numpy, not by a Python test per value."""
+        ordered = values[self._order]
+        present = ~np.isnan(ordered)
+        counts = np.bincount(self.codes[self._order][present], minlength=len(self.levels))
+        return ordered[present].tolist(), np.cumsum(counts).tolist()
+
     def level_means(self, values: Column) -> list[float]:
         """Per-level means of the values that exist, for the levels that have one, in
-        :attr:`levels` order."""
-        ordered = values[self._order].tolist()
-        means = []
-        for start, end in self._spans:
-            vals = [v for v in ordered[start:end] if v == v]  # v == v: not NaN
-            if vals:
-                means.append(sum(vals) / len(vals))
-        return means
+        :attr:`levels` order (Python's ``sum`` of each level's values in order, as
+        ``stats.level_means`` adds them)."""
+        kept, ends = self._present(values)
+        return [sum(kept[start:end]) / (end - start)
+                for start, end in zip([0, *ends[:-1]], ends, strict=True) if end > start]
 
     def repeats(self, values: Column) -> list[float]:
         """The values of the one level that has any (a row whose metric exists on a single
         level resamples its repeats)."""
-        ordered = values[self._order].tolist()
-        for start, end in self._spans:
-            vals = [v for v in ordered[start:end] if v == v]
-            if vals:
-                return vals
+        kept, ends = self._present(values)
+        for start, end in zip([0, *ends[:-1]], ends, strict=True):
+            if end > start:
+                return kept[start:end]
         return []
 
     def most_repeats(self) -> int:
