@@ -13,8 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from playbench.app.results.data import SCORE_COLUMNS, Scope, level_groups
-from playbench.app.results.episode_facts import EpisodeFacts
+from playbench.app.results.data import SCORE_COLUMNS, EpisodeFacts, Scope, level_groups
 from playbench.app.studies.access import hidden_study_ids
 from playbench.app.studies.protocol import load_protocol
 from playbench.db.engine import Database
