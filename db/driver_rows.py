@@ -15,7 +15,8 @@ from typing import Any
 import sqlalchemy as sa
 
 
-def driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
+def driver_rows(conn: sa.Connection, query: sa.Select[*tuple[Any, ...]]
+                ) -> list[tuple[Any, ...]]:
     """``query``'s rows as the DB-API cursor returns them (no result processing: only for
     columns whose values the driver already gives as wanted; a boolean may come back as 0/1
     from SQLite and as ``bool`` from PostgreSQL)."""
@@ -29,6 +30,6 @@ def driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, .
                            tuple(params[k] for k in compiled.positiontup or []))
         else:
             cursor.execute(compiled.string, params)
-        return cursor.fetchall()  # type: ignore[no-any-return]
+        return list(cursor.fetchall())
     finally:
         cursor.close()

@@ -134,14 +134,16 @@ def _columns(rows: list[tuple[Any, ...]], tasks: dict[int, tuple[str, str, int]]
     order = np.lexsort((uid_rank, setting.codes, task))
     task = task[order]
     keys = [f"{tasks[t][0]}:{tasks[t][1]}" for t in ranked]
-    per_task = {"game": [tasks[t][0] for t in ranked], "level_hash": [tasks[t][1] for t in ranked],
-                "level_number": [tasks[t][2] for t in ranked], "level_key": keys,
-                "group": [groups.get(key, "") for key in keys]}
+    per_task: dict[str, list[Any]] = {
+        "game": [tasks[t][0] for t in ranked], "level_hash": [tasks[t][1] for t in ranked],
+        "level_number": [tasks[t][2] for t in ranked], "level_key": keys,
+        "group": [groups.get(key, "") for key in keys]}
     people = sorted(found.participants)
     person_index = {pid: i for i, pid in enumerate(people)}
     person = np.fromiter(map(person_index.__getitem__, pids), np.int64, len(pids))[order]
-    per_person = {"kind": [found.participants[p][0] for p in people],
-                  "participant": [found.participants[p][1] for p in people]}
+    per_person: dict[str, list[Any]] = {
+        "kind": [found.participants[p][0] for p in people],
+        "participant": [found.participants[p][1] for p in people]}
     study = Category.of(sids).take(order)
     categories = {name: _spread(Category.of(values), task) for name, values in per_task.items()}
     categories |= {name: _spread(Category.of(values), person)
