@@ -1,6 +1,7 @@
-"""Loading what results need, in one aggregate query: one row per episode with its scores
-pivoted into columns. No step rows are read (the per-episode scores already hold what the
-leaderboard needs), which keeps a 10,000-episode leaderboard well under a second on SQLite.
+"""Loading what results need: the episodes in scope and their scores, read as plain rows
+(``db.results.scored_episodes``: one query for the episodes, one per score) and kept as
+columns (``episode_columns``). No step rows are read (the per-episode scores already hold what
+the leaderboard needs); ``EpisodeFacts`` are made only when asked for (``Loaded.episodes``).
 """
 
 from __future__ import annotations
