@@ -33,3 +33,17 @@ def driver_rows(conn: sa.Connection, query: sa.Select[*tuple[Any, ...]]
         return list(cursor.fetchall())
     finally:
         cursor.close()
+
+
+def read_snapshot(conn: sa.Connection) -> None:
+    """Make the reads that follow on ``conn`` (until it is closed or rolled back) see one
+    snapshot of the database, as one query would: several queries read what one aggregate
+    query used to, and a recorder may finish or rescore an episode between them. SQLite's
+    driver opens no transaction for a SELECT, so one is begun here (WAL: readers never block
+    the writer); PostgreSQL's default READ COMMITTED gives each statement its own snapshot, so
+    the transaction is made REPEATABLE READ. Call before the first statement."""
+    name = conn.dialect.name
+    if name == "sqlite":
+        conn.exec_driver_sql("BEGIN")
+    elif name == "postgresql":
+        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")

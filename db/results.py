@@ -12,7 +12,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from playbench.db.driver_rows import driver_rows
+from playbench.db.driver_rows import driver_rows, read_snapshot
 from playbench.db.engine import Database
 from playbench.db.models import Episode, Participant, Score, Step, Study, Task
 
@@ -67,6 +67,7 @@ def scored_episodes(db: Database, score_names: Sequence[str], *, study_id: int |
     narrowed = any(x is not None for x in (study_id, game, setting, kind)) or hidden_study_ids
     in_scope = q.with_only_columns(Episode.id).order_by(None)
     with db.engine.connect() as conn:
+        read_snapshot(conn)  # the queries below see one state, as a single query would
         episodes = driver_rows(conn, q)
         participants = {r[0]: (r[1], r[2]) for r in driver_rows(
             conn, sa.select(Participant.id, Participant.kind, Participant.name))}

@@ -124,3 +124,29 @@ def varied_database(store: Store, rng: random.Random, n: int, *, nan: bool = Fal
         conn.execute(sa.insert(Episode.__table__), episodes)
         conn.execute(sa.insert(Score.__table__), scores)
     return int(study)
+
+
+def rescored_between_reads(store: Store, url: str, monkeypatch: Any) -> list[float | None]:
+    """What ``scored_episodes`` reads of episode 1's scores when another connection rescores
+    it (every score 12345) right after the episodes were read: the write is real, on a second
+    engine; wrapping ``driver_rows`` only places it between the reads."""
+    import playbench.db.results as db_results
+    from playbench.db.engine import open_database
+
+    other = open_database(url)
+    real = db_results.driver_rows
+    calls: list[int] = []
+
+    def then_rescore(conn: Any, query: Any) -> list[tuple[Any, ...]]:
+        rows = real(conn, query)
+        calls.append(1)
+        if len(calls) == 1:
+            with other.engine.begin() as c:
+                c.execute(sa.update(Score.__table__).where(Score.episode_id == 1)
+                          .values(value=12345.0))
+        return rows
+
+    monkeypatch.setattr(db_results, "driver_rows", then_rescore)
+    found = db_results.scored_episodes(store.db, SCORE_COLUMNS)
+    other.dispose()
+    return [v for name in SCORE_COLUMNS for e, v in found.scores[name] if e == 1]

@@ -24,7 +24,11 @@ from playbench.app.results.leaderboard import compute_leaderboard, definition_ro
 from playbench.app.results.stats import Resampler, bootstrap_interval, bootstrap_intervals
 from playbench.db.engine import open_database
 from playbench.db.store import Store
-from tests.results.reference_load import reference_load, varied_database
+from tests.results.reference_load import (
+    reference_load,
+    rescored_between_reads,
+    varied_database,
+)
 
 RESAMPLES = 60
 BASELINES = [None, *(HumanBaseline(rule) for rule in RULES), HumanBaseline("solved-by-k", 1),
@@ -136,3 +140,14 @@ def test_intervals_together_are_intervals_one_at_a_time(values, seed, confidence
     alone = [bootstrap_interval(v, seed, resamples=50, confidence=confidence,
                                 resampler=kind(seed, 50)) for v in values]
     assert repr(together) == repr(alone)
+
+
+def test_the_reads_see_one_snapshot(tmp_path, monkeypatch):
+    """Several queries read what one query did: a rescoring committed between them is not
+    half seen (SQLite's driver begins no transaction for a SELECT by itself)."""
+    url = f"sqlite:///{tmp_path / 'snapshot.sqlite3'}"
+    store = Store(open_database(url))
+    varied_database(store, random.Random(3), 50)
+    seen = rescored_between_reads(store, url, monkeypatch)
+    assert seen and 12345.0 not in seen
+    store.db.dispose()

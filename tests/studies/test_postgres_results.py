@@ -11,7 +11,11 @@ from playbench.app.results.data import Scope, load_episodes
 from playbench.app.results.leaderboard import definition_rows, leaderboard
 from playbench.db.engine import open_database
 from playbench.db.store import Store
-from tests.results.reference_load import reference_load, varied_database
+from tests.results.reference_load import (
+    reference_load,
+    rescored_between_reads,
+    varied_database,
+)
 
 
 def test_the_column_load_on_postgres_is_the_old_pivot_load(pg_url):
@@ -29,4 +33,14 @@ def test_the_column_load_on_postgres_is_the_old_pivot_load(pg_url):
     facts, _ = reference_load(store)
     assert (repr(leaderboard(store, resamples=60).rows)
             == repr(definition_rows(facts, resamples=60)))
+    store.db.dispose()
+
+
+def test_the_reads_see_one_snapshot_on_postgres(pg_url, monkeypatch):
+    """READ COMMITTED would show a rescoring committed between the reads; the reads run
+    REPEATABLE READ instead."""
+    store = Store(open_database(pg_url))
+    varied_database(store, random.Random(3), 50)
+    seen = rescored_between_reads(store, pg_url, monkeypatch)
+    assert seen and 12345.0 not in seen
     store.db.dispose()
