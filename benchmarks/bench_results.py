@@ -11,10 +11,13 @@ steps per episode, the usual 13 scores each, and a few hundred distinct frames -
   both also per second of this process's CPU time (steadier on a shared, busy machine).
 
 The figures are kept in benchmarks/figures.json, per database size: each run prints them beside
-the kept ones and the target, so a regression shows, and ``--save`` keeps the new ones.
+the kept ones and the target, so a regression shows, and ``--save`` keeps the new ones - unless
+this run's load average (the higher of before and after the timings) is more than 0.5 above
+the one the kept figures were measured at: a busy machine's figures are not kept over quiet
+ones (``--save-anyway`` keeps them all the same). The file's other entries are left as they are.
 
     SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/bench_results.py [--episodes N] [--save]
-        [--small]
+        [--save-anyway] [--small]
 """
 
 from __future__ import annotations
@@ -150,12 +153,22 @@ def targets(episodes: int) -> dict[str, tuple[str, float]]:
             "export CPU (steps/s)": (">=", 150_000.0), "import CPU (steps/s)": (">=", 60_000.0)}
 
 
-def compare(figures: dict[str, float], episodes: int, save: bool) -> None:
-    """Print each figure beside the kept one and its target; keep the new ones if asked."""
-    kept_all = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
+LOAD_SLACK = 0.5
+"""How far above the kept figures' load average a run may be and still replace them."""
+
+
+def compare(figures: dict[str, float], episodes: int, save: bool, *, load: float,
+            path: Path = FIGURES, force: bool = False) -> bool:
+    """Print each figure beside the kept one and its target; keep the new ones if asked and
+    the machine was no busier than when the kept ones were measured (``load``: this run's
+    load average; ``force`` keeps them regardless). Returns whether they were kept.
+
+    A figure measured under load is slower for reasons that are not the code's: kept, it
+    would raise the bar a regression has to cross before ``REGRESSED`` shows."""
+    kept_all = json.loads(path.read_text()) if path.exists() else {}
     kept = kept_all.get("bench_results", {}).get(str(episodes), {})
     print(f"\n{'figure':28} {'kept':>10} {'now':>10} {'target':>12}  "
-          f"(load average {os.getloadavg()[0]:.1f})")
+          f"(load average {load:.1f}; kept at {kept.get('load average when kept', '-')})")
     for name, value in figures.items():
         sense, target = targets(episodes)[name]
         before = kept.get(name)
@@ -163,11 +176,19 @@ def compare(figures: dict[str, float], episodes: int, save: bool) -> None:
                                         else value < 0.8 * before)
         print(f"{name:28} {'-' if before is None else f'{before:10.3f}':>10} {value:10.3f} "
               f"{sense} {target:9g}  {'REGRESSED' if worse else ''}")
-    if save:
-        kept_all.setdefault("bench_results", {})[str(episodes)] = {
-            **figures, "load average when kept": round(os.getloadavg()[0], 1)}
-        FIGURES.write_text(json.dumps(kept_all, indent=2, sort_keys=True) + "\n")
-        print(f"kept in {FIGURES}")
+    if not save:
+        return False
+    kept_load = kept.get("load average when kept")
+    if not force and kept_load is not None and load > kept_load + LOAD_SLACK:
+        print(f"not kept: this run's load average {load:.1f} is above the {kept_load:.1f} the "
+              f"kept figures were measured at; run again on a quieter machine "
+              f"(or --save-anyway)")
+        return False
+    kept_all.setdefault("bench_results", {})[str(episodes)] = {
+        **figures, "load average when kept": round(load, 1)}
+    path.write_text(json.dumps(kept_all, indent=2, sort_keys=True) + "\n")
+    print(f"kept in {path}")
+    return True
 
 
 def main() -> int:
@@ -177,6 +198,9 @@ def main() -> int:
     parser.add_argument("--export-episodes", type=int, default=1_000)
     parser.add_argument("--save", action="store_true",
                         help="keep this run's figures in benchmarks/figures.json")
+    parser.add_argument("--save-anyway", action="store_true",
+                        help="with --save: keep the figures even if the machine is busier "
+                             "than when the kept ones were measured")
     parser.add_argument("--small", action="store_true",
                         help="200 episodes of 10 steps (CI: the script still runs)")
     args = parser.parse_args()
@@ -186,6 +210,7 @@ def main() -> int:
         tmp_path = Path(tmp)
         store = Store(open_database(f"sqlite:///{tmp_path / 'bench.sqlite3'}"))
         t_build, _ = timed(lambda: build(store, args.episodes, args.steps))
+        loads = [os.getloadavg()[0]]
         first, board = timed(lambda: leaderboard(store))
         best = min(timed(lambda: leaderboard(store))[0] for _ in range(3))
         cpu = min(cpu_timed(lambda: leaderboard(store)) for _ in range(3))
@@ -197,6 +222,7 @@ def main() -> int:
         c_import = time.process_time()
         t_import, report = timed(lambda: import_bundle(target, tmp_path / "export"))
         c_import = time.process_time() - c_import
+        loads.append(os.getloadavg()[0])
         rows = [
             ("database", f"{args.episodes:,} episodes, {args.episodes * args.steps:,} steps, "
                          f"built in {t_build:.1f} s"),
@@ -220,7 +246,8 @@ def main() -> int:
              "export (steps/s)": manifest["steps"] / t_export,
              "import (steps/s)": report.steps / t_import,
              "export CPU (steps/s)": manifest["steps"] / c_export,
-             "import CPU (steps/s)": report.steps / c_import}, args.episodes, args.save)
+             "import CPU (steps/s)": report.steps / c_import}, args.episodes, args.save,
+            load=max(loads), force=args.save_anyway)
     return 0
 
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
+from playbench.db.driver_rows import driver_rows as _driver_rows
 from playbench.db.engine import Database
 from playbench.db.episodes import (
     EpisodeRow,
@@ -129,24 +130,6 @@ def step_values_for_export(db: Database, episode_ids: Sequence[int]
     for episode_id, steps in groupby(rows, key=itemgetter(0)):
         out[episode_id] = list(steps)
     return out
-
-
-def _driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
-    """``query``'s rows as the DB-API cursor returns them (no result processing: only for
-    columns whose values the driver already gives as wanted)."""
-    compiled = query.compile(dialect=conn.dialect,
-                             compile_kwargs={"render_postcompile": True})
-    params = compiled.construct_params()
-    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        if compiled.positional:
-            cursor.execute(compiled.string,
-                           tuple(params[k] for k in compiled.positiontup or []))
-        else:
-            cursor.execute(compiled.string, params)
-        return list(cursor.fetchall())
-    finally:
-        cursor.close()
 
 
 def episodes_for_export(db: Database, episode_ids: Sequence[int]) -> list[EpisodeRow]:

@@ -1,17 +1,23 @@
-"""Loading what results need, in one aggregate query: one row per episode with its scores
-pivoted into columns. No step rows are read (the per-episode scores already hold what the
-leaderboard needs), which keeps a 10,000-episode leaderboard well under a second on SQLite.
+"""Loading what results need: the episodes in scope and their scores, read as plain rows
+(``db.results.scored_episodes``: one query for the episodes, one per score) and kept as
+columns (``episode_columns``). No step rows are read (the per-episode scores already hold what
+the leaderboard needs); ``EpisodeFacts`` are made only when asked for (``Loaded.episodes``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any
 
+import numpy as np
+
+from playbench.app.results.episode_columns import SCORES, Category, EpisodeColumns, Score
+from playbench.app.results.episode_facts import EpisodeFacts
+from playbench.app.results.paused_gc import paused_gc
 from playbench.app.studies.access import Viewer, hidden_study_ids
 from playbench.app.studies.protocol import load_protocol
-from playbench.db.results import played_levels, scored_episodes
+from playbench.db.results import ScoredEpisodes, played_levels, scored_episodes
 from playbench.db.store import Store
 from playbench.games.base import Level
 from playbench.games.kind import (
@@ -24,39 +30,7 @@ from playbench.games.kind import (
     result_group,
 )
 
-SCORE_COLUMNS = ("solved", "completion", "efficiency", "magebench", "steps_over_optimal")
-
-
-class EpisodeFacts(NamedTuple):
-    """An episode as the results see it (a named tuple: ten thousand are made per
-    leaderboard, and tuples are made several times faster than frozen dataclasses)."""
-
-    id: int
-    uid: str
-    kind: str
-    participant: str
-    game: str
-    level_hash: str
-    level_number: int
-    setting: str
-    study: str | None
-    practice: bool
-    status: str
-    actions: int
-    solved: float | None
-    completion: float | None
-    efficiency: float | None
-    magebench: float | None
-    steps_over_optimal: float | None
-    level_key: str
-    """``game:level_hash``: the level, across games."""
-    group: str = ""
-    """The sub-group its kind puts the level in (``games.kind.result_group``: a browser
-    game's GameWorld game), or "" for none; Results show a row per group beside the kind's."""
-
-    @property
-    def is_solved(self) -> bool:
-        return bool(self.solved)
+SCORE_COLUMNS = SCORES
 
 
 @dataclass(frozen=True)
@@ -75,12 +49,24 @@ class Scope:
     """Only these episode ids (``export --verify`` keeps those that replay); None: any."""
 
 
-@dataclass
 class Loaded:
-    episodes: list[EpisodeFacts]
-    excluded: dict[str, int]
-    """Episodes in scope left out because of their status (e.g. ``error``: infrastructure
-    failures are kept apart from agent failures)."""
+    """The episodes in scope, as columns (what the leaderboard reads) and, made on first use,
+    as ``EpisodeFacts`` (:attr:`episodes`)."""
+
+    def __init__(self, columns: EpisodeColumns, excluded: dict[str, int]) -> None:
+        self.columns = columns
+        self.excluded = excluded
+        """Episodes in scope left out because of their status (e.g. ``error``:
+        infrastructure failures are kept apart from agent failures)."""
+        self._episodes: list[EpisodeFacts] | None = None
+
+    @property
+    def episodes(self) -> list[EpisodeFacts]:
+        """One ``EpisodeFacts`` per episode, in the columns' order."""
+        if self._episodes is None:
+            with paused_gc():
+                self._episodes = self.columns.facts()
+        return self._episodes
 
 
 def level_groups(store: Store, games: Sequence[str], registry: Registry | None = None
@@ -106,30 +92,92 @@ def level_groups(store: Store, games: Sequence[str], registry: Registry | None =
 
 def load_episodes(store: Store, scope: Scope = Scope(),
                   registry: Registry | None = None) -> Loaded:
-    """Episode facts in ``scope``, ordered by game, level hash and episode uid (the same
-    order in every database holding the same episodes), each with its level's sub-group
+    """Episode facts in ``scope``, ordered by game, level hash, setting and episode uid (the
+    same order in every database holding the same episodes), each with its level's sub-group
     (``registry``'s kinds are asked; the installed ones by default)."""
-    rows = scored_episodes(
+    found = scored_episodes(
         store.db, SCORE_COLUMNS,
         study_id=None if scope.study is None else load_protocol(store, scope.study).id,
         game=scope.game, setting=scope.setting, kind=scope.kind,
         include_practice=scope.include_practice,
         hidden_study_ids=hidden_study_ids(store, scope.viewer))
-    excluded: dict[str, int] = {}
-    groups = level_groups(store, sorted({r[4] for r in rows if r[10] in scope.statuses}),
-                          registry)
-    if scope.episodes is not None:
-        rows = [r for r in rows if r[0] in scope.episodes]
-    statuses = set(scope.statuses)
-    for r in rows:
-        if r[10] not in statuses:
-            excluded[r[10]] = excluded.get(r[10], 0) + 1
-    make = EpisodeFacts._make
-    # One comprehension, and a sort on one string: at 100,000 episodes the loop and the
-    # sort on a tuple were a fifth of the leaderboard's time (issue 32).
-    kept = [make((*r[:9], bool(r[9]), r[10], int(r[11]), *r[12:], key, groups.get(key, "")))
-            for r in rows if r[10] in statuses for key in (f"{r[4]}:{r[5]}",)]
-    # game, level hash, setting, uid: one string compares as the tuple would (no field holds
-    # a NUL) and several times faster.
-    kept.sort(key=lambda e: f"{e.game}\0{e.level_hash}\0{e.setting}\0{e.uid}")
-    return Loaded(kept, excluded)
+    with paused_gc():
+        rows = found.episodes
+        if scope.episodes is not None:
+            rows = [r for r in rows if r[0] in scope.episodes]
+        statuses = set(scope.statuses)
+        excluded: dict[str, int] = {}
+        for status in (r[7] for r in rows):
+            if status not in statuses:
+                excluded[status] = excluded.get(status, 0) + 1
+        kept = [r for r in rows if r[7] in statuses]
+        tasks = {tid: found.tasks[tid] for tid in {r[3] for r in kept}}
+        groups = level_groups(store, sorted({game for game, _, _ in tasks.values()}),
+                              registry)
+        return Loaded(_columns(kept, tasks, groups, found), excluded)
+
+
+def _columns(rows: list[tuple[Any, ...]], tasks: dict[int, tuple[str, str, int]],
+             groups: dict[str, str], found: ScoredEpisodes) -> EpisodeColumns:
+    """The columns of ``rows`` (``ScoredEpisodes.episodes``, by id), sorted by game, level
+    hash, setting and uid. What comes from a task or a participant is looked up once per task
+    or participant, the order is one ``lexsort`` of ranks, and each score column is placed by
+    ``searchsorted`` on the ids."""
+    if not rows:
+        return EpisodeColumns.of([])
+    ids, uids, pids, tids, sids, settings, practice, statuses, actions = zip(*rows, strict=True)
+    ranked = sorted(tasks, key=tasks.__getitem__)  # (game, level hash): unique per task
+    task_index = {tid: i for i, tid in enumerate(ranked)}
+    task = np.fromiter(map(task_index.__getitem__, tids), np.int64, len(tids))
+    setting = Category.of(settings)
+    uid_rank = np.empty(len(uids), np.int64)
+    uid_rank[np.argsort(np.asarray(uids))] = np.arange(len(uids))
+    order = np.lexsort((uid_rank, setting.codes, task))
+    task = task[order]
+    keys = [f"{tasks[t][0]}:{tasks[t][1]}" for t in ranked]
+    per_task: dict[str, list[Any]] = {
+        "game": [tasks[t][0] for t in ranked], "level_hash": [tasks[t][1] for t in ranked],
+        "level_number": [tasks[t][2] for t in ranked], "level_key": keys,
+        "group": [groups.get(key, "") for key in keys]}
+    people = sorted(found.participants)
+    person_index = {pid: i for i, pid in enumerate(people)}
+    person = np.fromiter(map(person_index.__getitem__, pids), np.int64, len(pids))[order]
+    per_person: dict[str, list[Any]] = {
+        "kind": [found.participants[p][0] for p in people],
+        "participant": [found.participants[p][1] for p in people]}
+    study = Category.of(sids).take(order)
+    categories = {name: _spread(Category.of(values), task) for name, values in per_task.items()}
+    categories |= {name: _spread(Category.of(values), person)
+                   for name, values in per_person.items()}
+    categories |= {"setting": setting.take(order), "status": Category.of(statuses).take(order),
+                   "study": Category(study.codes, [None if s is None else found.studies[s]
+                                                   for s in study.names])}
+    id_column = np.asarray(ids, dtype=np.int64)
+    return EpisodeColumns(
+        id=id_column[order], uid=[uids[i] for i in order.tolist()],
+        practice=np.fromiter(map(bool, practice), bool, len(practice))[order],
+        actions=np.asarray(actions, dtype=np.int64)[order], categories=categories,
+        scores={name: _score(id_column, found.scores.get(name, [])).take(order)
+                for name in SCORE_COLUMNS})
+
+
+def _spread(of_owner: Category, owner: np.ndarray) -> Category:
+    """A category of tasks (or participants) as one of episodes: ``owner`` is each
+    episode's task (participant) as an index into the values ``of_owner`` was made of."""
+    return Category(of_owner.codes[owner], of_owner.names)
+
+
+def _score(ids: np.ndarray, pairs: list[tuple[int, float]]) -> Score:
+    """A score of the episodes of ``ids`` (ascending) from ``(episode id, value)`` pairs:
+    missing where an episode has no pair (a stored NaN stays NaN); pairs of other episodes
+    are ignored."""
+    values = np.full(ids.size, np.nan)
+    known = np.zeros(ids.size, bool)
+    if pairs:
+        episode_ids, stored = zip(*pairs, strict=True)
+        wanted = np.asarray(episode_ids, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(ids, wanted), ids.size - 1)
+        mine = ids[pos] == wanted
+        values[pos[mine]] = np.asarray(stored, dtype=float)[mine]
+        known[pos[mine]] = True
+    return Score(values, known)

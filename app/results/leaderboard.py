@@ -30,17 +30,22 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
+
 from playbench.app.choices import METRICS
 from playbench.app.results.baselines import HumanBaseline, action_baselines
+from playbench.app.results.board_rows import column_action_baselines, row_members
 from playbench.app.results.data import EpisodeFacts, Scope, load_episodes
+from playbench.app.results.episode_columns import EpisodeColumns
 from playbench.app.results.human_rows import baseline_row_figures
+from playbench.app.results.paused_gc import paused_gc
 from playbench.app.results.row_arrays import RowArrays
 from playbench.app.results.stats import (
     CONFIDENCE,
     RESAMPLES,
     Estimate,
     Resampler,
-    bootstrap_interval,
+    bootstrap_intervals,
     clustered_estimate,
     human_relative,
     stable_seed,
@@ -175,18 +180,18 @@ def build_row(key: tuple[str, str, str, str], episodes: Sequence[EpisodeFacts],
         mean_actions=sum(e.actions for e in episodes) / len(episodes), group=group)
 
 
-def _estimate(arrays: RowArrays, values: Any, resampler: Resampler, *, resamples: int,
-              confidence: float) -> Estimate:
-    """``clustered_estimate`` of one metric's column: the same per-level means, in the same
-    order, summed the same way, so the figures are equal to the last bit."""
-    means = arrays.level_means(values)
-    if not means:
-        return Estimate(None)
-    value = sum(means) / len(means)
-    sample = means if len(means) >= 2 else arrays.repeats(values)
-    low, high = bootstrap_interval(sample, resampler.seed, resamples=resamples,
-                                   confidence=confidence, resampler=resampler)
-    return Estimate(value, low, high, len(means))
+def _estimates(arrays: RowArrays, columns: Sequence[Any], resampler: Resampler, *,
+               confidence: float) -> list[Estimate]:
+    """``clustered_estimate`` of each metric's column: the same per-level means, in the same
+    order, summed the same way, and the same resamples (``bootstrap_intervals``), so the
+    figures are equal to the last bit."""
+    all_means = [arrays.level_means(values) for values in columns]
+    samples = [np.asarray(means if len(means) >= 2 else arrays.repeats(values), dtype=float)
+               for means, values in zip(all_means, columns, strict=True)]
+    intervals = bootstrap_intervals(samples, resampler, confidence=confidence)
+    return [Estimate(sum(means) / len(means), low, high, len(means)) if means
+            else Estimate(None)
+            for means, (low, high) in zip(all_means, intervals, strict=True)]
 
 
 def fast_row(key: tuple[str, str, str, str], episodes: Sequence[EpisodeFacts],
@@ -195,35 +200,66 @@ def fast_row(key: tuple[str, str, str, str], episodes: Sequence[EpisodeFacts],
     """:func:`build_row` from numpy columns: per-level sums by ``bincount`` instead of a
     Python loop per episode and metric (issue 32: a leaderboard over 100,000 episodes spent
     1.4 of its 1.8 s of CPU in those loops)."""
+    return _row(key, RowArrays(episodes), len(episodes), baselines, resamples=resamples,
+                confidence=confidence, group=group)
+
+
+def _row(key: tuple[str, str, str, str], a: RowArrays, episodes: int,
+         baselines: Mapping[tuple[str, str], float], *, resamples: int, confidence: float,
+         group: str) -> LeaderRow:
+    """The row whose episodes' columns are ``a``."""
     game, setting, kind, name = key
     resampler = Resampler(stable_seed(*key, *([group] if group else [])), resamples)
-    a = RowArrays(episodes)
-
-    def est(values: Any) -> Estimate:
-        return _estimate(a, values, resampler, resamples=resamples, confidence=confidence)
-
     level_baselines = [baselines.get((lv, setting)) for lv in a.levels]
+    accuracy, completion, efficiency, magebench, steps_over_optimal, hre = _estimates(
+        a, [a.accuracy(), a.column("completion"), a.column("efficiency"), a.column("magebench"),
+            a.steps_over_optimal(), a.human_relative(level_baselines)], resampler,
+        confidence=confidence)
     return LeaderRow(
-        game=game, setting=setting, kind=kind, participant=name, episodes=len(episodes),
-        levels=len(a.levels), repeats=a.most_repeats(),
-        accuracy=est(a.accuracy()), completion=est(a.column("completion")),
-        efficiency=est(a.column("efficiency")), efficiency_pooled=a.efficiency_pooled(),
-        magebench=est(a.column("magebench")),
-        steps_over_optimal=est(a.steps_over_optimal()),
-        human_relative=est(a.human_relative(level_baselines)),
+        game=game, setting=setting, kind=kind, participant=name, episodes=episodes,
+        levels=len(a.levels), repeats=a.most_repeats(), accuracy=accuracy,
+        completion=completion, efficiency=efficiency, efficiency_pooled=a.efficiency_pooled(),
+        magebench=magebench, steps_over_optimal=steps_over_optimal, human_relative=hre,
         baseline_levels=sum(1 for b in level_baselines if b is not None),
         mean_actions=a.mean_actions(), group=group)
 
 
-def compute_leaderboard(episodes: Sequence[EpisodeFacts], *, pool_humans: bool = False,
-                        baseline: HumanBaseline | None = None, resamples: int = RESAMPLES,
-                        confidence: float = CONFIDENCE) -> list[LeaderRow]:
+def compute_leaderboard(episodes: Sequence[EpisodeFacts] | EpisodeColumns, *,
+                        pool_humans: bool = False, baseline: HumanBaseline | None = None,
+                        resamples: int = RESAMPLES, confidence: float = CONFIDENCE
+                        ) -> list[LeaderRow]:
     """Rows for already-loaded episodes, sorted by game, setting, kind, participant; each
     row over a game's levels is followed by its rows per sub-group (if the kind has any).
     ``baseline`` replaces the people's rows by one human-baseline row under that definition
-    (``pool_humans`` is ``baseline=HumanBaseline("pooled")``)."""
+    (``pool_humans`` is ``baseline=HumanBaseline("pooled")``). The same rows as
+    :func:`definition_rows`, computed from columns (``board_rows``)."""
     if pool_humans and baseline is None:
         baseline = HumanBaseline("pooled")
+    with paused_gc():
+        table = (episodes if isinstance(episodes, EpisodeColumns)
+                 else EpisodeColumns.of(episodes))
+        actions = column_action_baselines(table, baseline or HumanBaseline("pooled"))
+        rows = []
+        for k, index in row_members(table, baseline.label if baseline else None):
+            if baseline is not None and k[2] == "human":
+                figures = baseline_row_figures(table.take(index).facts(), baseline, actions,
+                                               k, resamples=resamples,
+                                               confidence=confidence)
+                if not figures["episodes"]:
+                    continue
+                rows.append(LeaderRow(game=k[0], setting=k[1], kind=k[2], participant=k[3],
+                                      group=k[4], **figures))  # type: ignore[arg-type]
+            else:
+                rows.append(_row(k[:4], RowArrays(table, index), int(index.size), actions,
+                                 resamples=resamples, confidence=confidence, group=k[4]))
+    return rows
+
+
+def definition_rows(episodes: Sequence[EpisodeFacts], *, baseline: HumanBaseline | None = None,
+                    resamples: int = RESAMPLES, confidence: float = CONFIDENCE
+                    ) -> list[LeaderRow]:
+    """:func:`compute_leaderboard` one episode at a time, as the rows are defined (each row
+    by :func:`build_row`): the reference the fast path is tested against."""
     actions = action_baselines(episodes, baseline or HumanBaseline("pooled"))
     groups: dict[tuple[str, str, str, str, str], list[EpisodeFacts]] = {}
     row_of = attrgetter("game", "setting", "kind", "participant", "group")
@@ -244,8 +280,8 @@ def compute_leaderboard(episodes: Sequence[EpisodeFacts], *, pool_humans: bool =
             rows.append(LeaderRow(game=k[0], setting=k[1], kind=k[2], participant=k[3],
                                   group=k[4], **figures))  # type: ignore[arg-type]
         else:
-            rows.append(fast_row(k[:4], groups[k], actions, resamples=resamples,
-                                 confidence=confidence, group=k[4]))
+            rows.append(build_row(k[:4], groups[k], actions, resamples=resamples,
+                                  confidence=confidence, group=k[4]))
     return rows
 
 
@@ -275,11 +311,11 @@ def leaderboard(store: Store, scope: Scope = Scope(), *, pool_humans: bool = Fal
     loaded = load_episodes(store, scope, registry)
     screening = None if scope.study is None else screen_study(store, scope.study)
     left_out = screening.left_out if screening is not None else check_episode_ids(store)
-    if left_out:  # check tasks never count; a study's exclusions apply to its own results
-        loaded.episodes = [e for e in loaded.episodes if e.id not in left_out]
+    # check tasks never count; a study's exclusions apply to its own results
+    episodes = loaded.columns.without(left_out)
     if pool_humans and baseline is None:
         baseline = HumanBaseline("pooled")
-    rows = compute_leaderboard(loaded.episodes, baseline=baseline, resamples=resamples,
+    rows = compute_leaderboard(episodes, baseline=baseline, resamples=resamples,
                                confidence=confidence)
     return Leaderboard(rows, scope, loaded.excluded, confidence, baseline, screening,
                        frozenset(left_out))

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from playbench.app.results.data import EpisodeFacts
+from playbench.app.results.episode_columns import EpisodeColumns
+from playbench.app.results.episode_facts import EpisodeFacts
 from playbench.app.results.stats import HRE_CAP, HRE_POWER
 
 Column = np.ndarray
@@ -28,29 +29,32 @@ class RowArrays:
     """The columns of one row's episodes, and each episode's level as an index into
     :attr:`levels` (the level keys, sorted as ``level_means`` sorts them)."""
 
-    def __init__(self, episodes: Sequence[EpisodeFacts]) -> None:
-        fields = EpisodeFacts._fields
-        columns = list(zip(*episodes, strict=True))
-        self._raw = {name: columns[i] for i, name in enumerate(fields)}
-        keys = self._raw["level_key"]
-        self.levels: list[str] = sorted(set(keys))
-        index = {key: i for i, key in enumerate(self.levels)}
-        self.codes = np.fromiter((index[k] for k in keys), np.int64, len(keys))
+    def __init__(self, episodes: Sequence[EpisodeFacts] | EpisodeColumns,
+                 index: np.ndarray | None = None) -> None:
+        """The row of ``episodes`` (facts, or columns with ``index`` the row's positions in
+        them, in order; None: all)."""
+        table = episodes if isinstance(episodes, EpisodeColumns) else EpisodeColumns.of(episodes)
+        rows = np.arange(len(table)) if index is None else index
+        level = table.category("level_key")
+        present, codes = np.unique(level.codes[rows], return_inverse=True)
+        self.levels: list[str] = [level.names[i] for i in present.tolist()]
+        self.codes = codes.reshape(rows.size).astype(np.int64)
         self._order = np.argsort(self.codes, kind="stable")
         """Episode positions by level, each level's in the episodes' order."""
         counts = np.bincount(self.codes, minlength=len(self.levels))
         ends = np.cumsum(counts).tolist()
         self._spans = list(zip([0, *ends[:-1]], ends, strict=True))
         """Where each level's episodes are in ``_order``."""
-        self.actions = np.asarray(self._raw["actions"], dtype=np.int64)
-        solved = self._raw["solved"]
-        self.solved_known = np.fromiter((s is not None for s in solved), bool, len(solved))
-        self.is_solved = np.fromiter((bool(s) for s in solved), bool, len(solved))
+        self.actions = table.actions[rows]
+        self._scores = {name: table.score(name).take(rows) for name in table.scores}
+        solved = self._scores["solved"]
+        self.solved_known = solved.known
+        self.is_solved = solved.known & (solved.values != 0)
         """``EpisodeFacts.is_solved``: ``bool(solved)`` (NaN counts as solved, as there)."""
 
     def column(self, name: str) -> Column:
         """A score column (``None`` becomes NaN)."""
-        return np.asarray(self._raw[name], dtype=float)
+        return self._scores[name].values
 
     def accuracy(self) -> Column:
         """100 x solved (missing where solved is unknown)."""
@@ -72,25 +76,29 @@ class RowArrays:
         value = np.where(self.solved_known & ~np.isnan(base), value, np.nan)
         return 100.0 * value
 
+    def _present(self, values: Column) -> tuple[list[float], list[int]]:
+        """The values that exist (not NaN) in level order, and where each level's end among
+        them: NaNs dropped by numpy, not by a Python test per value."""
+        ordered = values[self._order]
+        present = ~np.isnan(ordered)
+        counts = np.bincount(self.codes[self._order][present], minlength=len(self.levels))
+        return ordered[present].tolist(), np.cumsum(counts).tolist()
+
     def level_means(self, values: Column) -> list[float]:
         """Per-level means of the values that exist, for the levels that have one, in
-        :attr:`levels` order."""
-        ordered = values[self._order].tolist()
-        means = []
-        for start, end in self._spans:
-            vals = [v for v in ordered[start:end] if v == v]  # v == v: not NaN
-            if vals:
-                means.append(sum(vals) / len(vals))
-        return means
+        :attr:`levels` order (Python's ``sum`` of each level's values in order, as
+        ``stats.level_means`` adds them)."""
+        kept, ends = self._present(values)
+        return [sum(kept[start:end]) / (end - start)
+                for start, end in zip([0, *ends[:-1]], ends, strict=True) if end > start]
 
     def repeats(self, values: Column) -> list[float]:
         """The values of the one level that has any (a row whose metric exists on a single
         level resamples its repeats)."""
-        ordered = values[self._order].tolist()
-        for start, end in self._spans:
-            vals = [v for v in ordered[start:end] if v == v]
-            if vals:
-                return vals
+        kept, ends = self._present(values)
+        for start, end in zip([0, *ends[:-1]], ends, strict=True):
+            if end > start:
+                return kept[start:end]
         return []
 
     def most_repeats(self) -> int:
@@ -104,7 +112,7 @@ class RowArrays:
         """``stats.weighted_mean`` of efficiency weighted by actions (Python's sum of the
         same products in the same order)."""
         eff = self.column("efficiency")
-        ok = np.fromiter((v is not None for v in self._raw["efficiency"]), bool, len(eff))
+        ok = self._scores["efficiency"].known
         weights = self.actions[ok]
         total = float(weights.sum())
         if total <= 0:

@@ -71,24 +71,33 @@ class Resampler:
         self.resamples = resamples
         self._cache: dict[int, np.ndarray] = {}
 
-    def means(self, x: np.ndarray) -> np.ndarray:
-        """Means of ``resamples`` resamples (with replacement) of ``x``."""
-        n = x.size
+    def columns(self, n: int) -> np.ndarray | None:
+        """The (n x resamples) index matrix for ``n`` values, one resample per column; None
+        when it would be too large to keep (see :meth:`means`)."""
+        if n * self.resamples > self.MAX_CELLS:
+            return None
         cols = self._cache.get(n)
         if cols is None:
             rng = np.random.default_rng([self.seed, n])
-            if n * self.resamples > self.MAX_CELLS:  # very many levels: chunk, do not keep
-                out = np.empty(self.resamples)
-                step = max(1, self.MAX_CELLS // n)
-                for start in range(0, self.resamples, step):
-                    stop = min(self.resamples, start + step)
-                    out[start:stop] = _column_means(
-                        x, rng.integers(0, n, size=(stop - start, n)).T.copy())
-                return out
             # The same draws as before, kept one resample per column: summing the gathered
             # values down the columns runs over contiguous rows, twice as fast as a row mean
             # of the (resamples x n) gather, the leaderboard's largest cost (issue 32).
             cols = self._cache[n] = rng.integers(0, n, size=(self.resamples, n)).T.copy()
+        return cols
+
+    def means(self, x: np.ndarray) -> np.ndarray:
+        """Means of ``resamples`` resamples (with replacement) of ``x``."""
+        n = x.size
+        cols = self.columns(n)
+        if cols is None:  # very many levels: chunk, do not keep
+            rng = np.random.default_rng([self.seed, n])
+            out = np.empty(self.resamples)
+            step = max(1, self.MAX_CELLS // n)
+            for start in range(0, self.resamples, step):
+                stop = min(self.resamples, start + step)
+                out[start:stop] = _column_means(
+                    x, rng.integers(0, n, size=(stop - start, n)).T.copy())
+            return out
         return _column_means(x, cols)
 
 
@@ -120,6 +129,55 @@ def _quantile(x: np.ndarray, q: float) -> float:
     hi = min(lo + 1, x.size - 1)
     part = np.partition(x, [lo, hi])
     return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))
+
+
+def bootstrap_intervals(samples: Sequence[np.ndarray], resampler: Resampler, *,
+                        confidence: float = CONFIDENCE
+                        ) -> list[tuple[float | None, float | None]]:
+    """:func:`bootstrap_interval` of each sample under one ``resampler``, the samples of one
+    size resampled together: one gather, one sum and one partial sort for a row's metrics
+    instead of one each (issue 32: a leaderboard's 500 intervals were half its time at 10,000
+    episodes). The same draws and the same arithmetic, so the same bits."""
+    out: list[tuple[float | None, float | None]] = [(None, None)] * len(samples)
+    by_size: dict[int, list[int]] = {}
+    for i, x in enumerate(samples):
+        if x.size < 2:
+            continue
+        if np.all(x == x[0]):
+            out[i] = (float(x[0]), float(x[0]))
+        else:
+            by_size.setdefault(x.size, []).append(i)
+    alpha = (1.0 - confidence) / 2.0
+    for n, which in by_size.items():
+        cols = resampler.columns(n)
+        if cols is None:
+            for i in which:
+                means = resampler.means(samples[i])
+                out[i] = (_quantile(means, alpha), _quantile(means, 1.0 - alpha))
+            continue
+        # (n x samples): each drawn index gathers its values of every sample at once;
+        # summing the (n x resamples x samples) gather over its first axis adds in the
+        # order _column_means adds (measured: 0.67 ms for six samples, 0.89 one by one).
+        stacked = np.stack([samples[i] for i in which], axis=1)
+        means = np.ascontiguousarray((np.take(stacked, cols, axis=0).sum(axis=0) / n).T)
+        lows, highs = _quantiles(means, (alpha, 1.0 - alpha))
+        for i, low, high in zip(which, lows, highs, strict=True):
+            out[i] = (low, high)
+    return out
+
+
+def _quantiles(x: np.ndarray, qs: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """:func:`_quantile` of each row of ``x`` at both ``qs``, from one partial sort."""
+    size = x.shape[1]
+    spots = []
+    for q in qs:
+        pos = q * (size - 1)
+        lo = int(np.floor(pos))
+        spots.append((pos, lo, min(lo + 1, size - 1)))
+    part = np.partition(x, sorted({i for _, lo, hi in spots for i in (lo, hi)}), axis=1)
+    low, high = ((part[:, lo] + (part[:, hi] - part[:, lo]) * (pos - lo)).tolist()
+                 for pos, lo, hi in spots)
+    return low, high
 
 
 def clustered_estimate(groups: Mapping[str, Sequence[float | None]], seed: int, *,

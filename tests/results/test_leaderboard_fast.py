@@ -1,24 +1,28 @@
 """The leaderboard's fast rows (numpy columns, ``leaderboard.fast_row``) equal the rows of the
 definition (``leaderboard.build_row``, one episode at a time) to the last bit: on random
-episodes (hypothesis), and through ``leaderboard()`` on a random small SQLite database."""
+episodes (hypothesis), and through ``leaderboard()`` on a random small SQLite database (whose
+rows ``leaderboard.definition_rows`` makes one episode at a time)."""
 
 from __future__ import annotations
 
-import importlib
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playbench.app.results.baselines import HumanBaseline
-from playbench.app.results.data import EpisodeFacts
-from playbench.app.results.leaderboard import build_row, fast_row, leaderboard
+from playbench.app.results.data import EpisodeFacts, Scope, load_episodes
+from playbench.app.results.leaderboard import (
+    Leaderboard,
+    build_row,
+    definition_rows,
+    fast_row,
+    leaderboard,
+)
 from playbench.db.engine import open_database
 from playbench.db.steps import StepRecord
 from playbench.db.store import Store
 
-BOARD = importlib.import_module("playbench.app.results.leaderboard")
-"""The module (``playbench.app.results.leaderboard`` the name is also its function's)."""
 RESAMPLES = 60
 """Few bootstrap draws: the draws are the same on both sides; what differs is the means."""
 
@@ -84,14 +88,13 @@ def random_database(store: Store, rng: random.Random, n: int) -> None:
             "magebench": rng.uniform(40, 100) if rng.random() < 0.7 else None})
 
 
-def test_the_leaderboard_of_a_random_database_is_the_definitions(tmp_path, monkeypatch):
+def test_the_leaderboard_of_a_random_database_is_the_definitions(tmp_path):
     store = Store(open_database(f"sqlite:///{tmp_path / 'random.sqlite3'}"))
     random_database(store, random.Random(32), 80)
     for baseline in (None, HumanBaseline("pooled"), HumanBaseline("person-mean")):
         fast = leaderboard(store, baseline=baseline, resamples=RESAMPLES)
-        with monkeypatch.context() as m:
-            m.setattr(BOARD, "fast_row", build_row)
-            slow = leaderboard(store, baseline=baseline, resamples=RESAMPLES)
+        slow = Leaderboard(definition_rows(load_episodes(store).episodes, baseline=baseline,
+                                           resamples=RESAMPLES), Scope())
         assert len(fast.rows) >= 5
         assert repr(fast.rows) == repr(slow.rows)
     # levels have solving humans, so human-relative efficiency is compared too
