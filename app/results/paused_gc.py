@@ -17,7 +17,10 @@ from contextlib import contextmanager
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Run the block with the cyclic collector off, and turn it back on after (only if it
-    was on: nested or concurrent pauses leave it as the outermost found it)."""
+    was on: nested pauses leave it as the outermost found it). In the desktop app automatic
+    collection is already off (app/ui/collector.py collects on the Qt thread), so a pause in a
+    worker thread changes nothing there; overlapping pauses in two threads are not expected
+    (the command line computes results on one thread)."""
     was_on = gc.isenabled()
     gc.disable()
     try:
