@@ -145,6 +145,16 @@ def _band_changes(flat: np.ndarray, before: np.ndarray) -> np.ndarray:
     return changed
 
 
+def _hinted_changes(rows: tuple[tuple[int, int], ...], height: int) -> list[bool]:
+    """Which bands hold any of ``rows`` (half-open pixel-row ranges, clipped to the frame)."""
+    changed = [False] * -(-height // BAND_ROWS)
+    for start, end in rows:
+        start, end = max(0, start), min(height, end)
+        for k in range(start // BAND_ROWS, -(-end // BAND_ROWS)):
+            changed[k] = True
+    return changed
+
+
 def _digest(shape: tuple[int, ...], shas: list[bytes]) -> str:
     h = hashlib.sha256(_DIGEST_TAG + f"{shape[0]}x{shape[1]}".encode())
     h.update(b"".join(shas))
@@ -178,6 +188,7 @@ class FrameCodec:
         self.level = level
         self._squeeze = zlib.compressobj(level, zlib.DEFLATED, -15)
         self._before: np.ndarray | None = None
+        self._before_frame: Frame | None = None
         self._bands: list[_Band] = []
         self.reused = 0
         """Bands taken from the previous frame so far (benchmarks and tests read it)."""
@@ -190,10 +201,16 @@ class FrameCodec:
         flat = np.ascontiguousarray(frame).reshape(h, w * 3)
         before = self._before
         n_bands = -(-h // BAND_ROWS)
-        if before is not None and before.shape == flat.shape:
-            changed: list[bool] = _band_changes(flat, before).tolist()
-        else:
+        hint = frame.changed if isinstance(frame, Frame) else None
+        changed: list[bool]
+        if before is None or before.shape != flat.shape:
             changed = [True] * n_bands
+        elif hint is not None and hint.base() is self._before_frame:
+            # The renderer said which rows can differ from the frame encoded last: no need
+            # to read both pictures whole to find them.
+            changed = _hinted_changes(hint.rows, h)
+        else:
+            changed = _band_changes(flat, before).tolist()
         old = self._bands  # the previous frame's, when ``changed`` was worked out from it
         bands = [_encode_band(flat, k * BAND_ROWS, min(h, (k + 1) * BAND_ROWS), self.level,
                               self._squeeze) if redo else old[k]
@@ -201,6 +218,7 @@ class FrameCodec:
         self.reused += n_bands - sum(changed)
         keep = isinstance(frame, Frame) and not frame.flags.writeable
         self._before, self._bands = (flat, bands) if keep else (None, [])
+        self._before_frame = frame if keep and isinstance(frame, Frame) else None
         return _digest(frame.shape, [b.sha for b in bands]), _assemble(w, h, bands)
 
 

@@ -112,6 +112,17 @@ class QueensRenderer:
             frame[rows, cols] = source[rows, cols]
         return frame
 
+    def changed_rows(self, before: QueensState, after: QueensState
+                     ) -> list[tuple[int, int]]:
+        """The rows of the squares whose picture differs (a queen came, went or changed
+        colour): a frame is the empty board with whole squares copied in."""
+        def squares(state: QueensState) -> set[tuple[int, int, bool]]:
+            return {(q.row, q.col, k == 0) for k, q in enumerate(state.queens)}
+
+        t = self.cell
+        return [(row * t, (row + 1) * t)
+                for row in sorted({s[0] for s in squares(before) ^ squares(after)})]
+
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 
     def locate(self, state: QueensState, x: float, y: float) -> tuple[int, int] | None:

@@ -152,3 +152,33 @@ def test_a_rendered_frame_cannot_be_changed_in_place():
     frame = as_frame(np.zeros((4, 4, 3), np.uint8))
     with pytest.raises(ValueError, match="read-only"):
         frame[0, 0] = 1
+
+
+def test_a_frame_that_names_its_changed_rows_is_encoded_from_that_note():
+    """A renderer's note (games/frame.py) stands in for comparing the two pictures: the bands
+    holding the named rows are encoded again - even one whose pixels happen to be the same -
+    and every other band is taken from the frame before. A note about another frame than the
+    one encoded last is not used."""
+    board = np.full((6 * BAND_ROWS, 40, 3), 90, np.uint8)
+    board[::5] = 10
+    first = as_frame(board)
+    moved = board.copy()
+    moved[2 * BAND_ROWS + 3:2 * BAND_ROWS + 7, 4:9] = (0, 200, 0)
+    codec = FrameCodec()
+    codec.encode(first)
+    named = [(2 * BAND_ROWS + 1, 2 * BAND_ROWS + 9), (4 * BAND_ROWS, 4 * BAND_ROWS + 2)]
+    second = as_frame(moved, since=first, rows=named)
+    assert second.changed is not None and second.changed.base() is first
+    digest, data = codec.encode(second)
+    assert codec.reused == 4  # bands 2 and 4 were encoded again, as named
+    assert data == encode_png(moved) and digest == pixel_digest(moved)
+    stranger = as_frame(board, since=first, rows=[])  # told from `first`, encoded after `second`
+    assert codec.encode(stranger) == (pixel_digest(board), encode_png(board))
+    assert codec.reused == 4 + 5  # compared with `second`: only band 2 differs
+
+
+def test_a_frame_does_not_keep_the_frame_before_it_alive():
+    first = as_frame(np.zeros((4, 4, 3), np.uint8))
+    second = as_frame(np.ones((4, 4, 3), np.uint8), since=first, rows=[(0, 4)])
+    del first
+    assert second.changed is not None and second.changed.base() is None
