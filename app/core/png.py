@@ -63,6 +63,11 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
+_IDAT_CRC = zlib.crc32(b"IDAT")
+_ZLIB_HEADER_CHUNK = _chunk(b"IDAT", _ZLIB_HEADER)
+_END_CHUNK = _chunk(b"IEND", b"")
+
+
 def _check(frame: np.ndarray) -> None:
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"expected an H x W x 3 uint8 frame, got {frame.shape} {frame.dtype}")
@@ -90,8 +95,9 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 
 @dataclass(frozen=True)
 class _Band:
-    segment: bytes
-    """The band's "Up"-filtered rows, deflated and cut with a full flush."""
+    chunk: bytes
+    """An IDAT chunk holding the band's filtered rows, deflated and cut with a full flush:
+    length, tag, data and CRC, ready to be joined to the others."""
     adler: int
     """Adler-32 of those filtered rows on their own."""
     raw_length: int
@@ -126,7 +132,13 @@ def _encode_band(flat: np.ndarray, start: int, end: int, level: int,
     else:
         adler = zlib.adler32(rows.data)
         segment = squeeze.compress(rows.data) + squeeze.flush(zlib.Z_FULL_FLUSH)
-    return _Band(segment, adler, n * (width + 1), sha)
+    return _Band(_idat(segment), adler, n * (width + 1), sha)
+
+
+def _idat(data: bytes) -> bytes:
+    """An IDAT chunk of ``data`` (its CRC from the tag's, so the data is not copied first)."""
+    return b"".join((struct.pack(">I", len(data)), b"IDAT", data,
+                     struct.pack(">I", zlib.crc32(data, _IDAT_CRC))))
 
 
 def _band_changes(flat: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -169,11 +181,12 @@ def _assemble(width: int, height: int, bands: list[_Band]) -> bytes:
         b = (b + (band.adler >> 16) + n * a - n) % _ADLER_MOD
         a = (a + (band.adler & 0xFFFF) - 1) % _ADLER_MOD
     adler = (b << 16) | a
-    idat = b"".join([_ZLIB_HEADER, *(b.segment for b in bands), _FINAL_BLOCK,
-                     struct.pack(">I", adler)])
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
-    return (_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", idat)
-            + _chunk(b"IEND", b""))
+    # The zlib stream runs on through consecutive IDAT chunks (PNG's rule): its header, one
+    # chunk per band made with the band, and its end - so no CRC over the whole picture.
+    return b"".join([_SIGNATURE, _chunk(b"IHDR", header), _ZLIB_HEADER_CHUNK,
+                     *(band.chunk for band in bands),
+                     _chunk(b"IDAT", _FINAL_BLOCK + struct.pack(">I", adler)), _END_CHUNK])
 
 
 class FrameCodec:
