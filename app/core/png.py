@@ -124,7 +124,9 @@ def _encode_band(flat: np.ndarray, start: int, end: int, level: int,
     np.subtract(flat[start + 1:end], flat[start:end - 1], out=rows[1:, 1:])
     if sha is None:
         sha = _band_sha(flat, start, end)
-    if n > 1 and not rows[1:, 1:].any():  # every row after the first repeats the one above
+    # Every row after the first repeats the one above? (The last row alone first: a band a
+    # move changed seldom is, and that check reads one row rather than the band.)
+    if n > 1 and not rows[n - 1, 1:].any() and not rows[1:, 1:].any():
         head = rows[0].data
         rest, rest_adler = _repeated_rows(n - 1, width, level)
         segment = squeeze.compress(head) + squeeze.flush(zlib.Z_FULL_FLUSH) + rest
