@@ -74,6 +74,15 @@ class MazeRenderer:
         frame.blit(self._agent, (x * self.cell, y * self.cell))
         return to_array(frame)
 
+    def changed_rows(self, before: MazeState, after: MazeState
+                     ) -> list[tuple[int, int]] | None:
+        """The rows of the cells the agent left and entered (it is drawn inside its cell);
+        None for another maze."""
+        if before.board != after.board:
+            return None
+        c, w = self.cell, after.board.width
+        return [(row * c, (row + 1) * c) for row in sorted({before.pos // w, after.pos // w})]
+
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 
     def locate(self, state: MazeState, x: float, y: float) -> tuple[int, int] | None:

@@ -61,17 +61,13 @@ async def test_each_steps_frame_is_committed_with_it_and_encoded_from_the_previo
     store.db.dispose()
 
 
-NAMES_ROWS = {"npuzzle", "sudoku", "hanoi", "queens"}
-"""The boards whose renderers name the rows a move changed (games/frame.py)."""
-
-
 @pytest.mark.parametrize("game", ["sokoban", "maze", "npuzzle", "sudoku", "hanoi", "queens"])
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10_000))
 async def test_random_play_stores_every_frame_as_shown_on_every_board(tmp_path_factory, game,
                                                                       seed):
     """Random legal moves on each board through the real loop and recorder: every step's
-    frame (encoded from the previous one, told which rows changed where the renderer knows)
+    frame (encoded from the previous one, told by the renderer which rows changed)
     is committed with its step, and decodes from the database to exactly the pixels the
     player was shown."""
     path = tmp_path_factory.mktemp("random") / "frames.sqlite3"
@@ -96,8 +92,8 @@ async def test_random_play_stores_every_frame_as_shown_on_every_board(tmp_path_f
             frame = event.observation.frame
             back = np.array(Image.open(io.BytesIO(row[0])).convert("RGB"))
             assert (back == frame).all()
-            if game in NAMES_ROWS:  # told from the frame shown before it, not compared
-                assert frame.changed is not None and frame.changed.base() is previous[-1]
+            # told from the frame shown before it (the renderer named the rows that changed)
+            assert frame.changed is not None and frame.changed.base() is previous[-1]
             previous.append(frame)
             shown.append(back)
 

@@ -25,7 +25,8 @@ from playbench.games.types import Task
 
 # (game, render options): the boards whose renderers tell which rows changed, with the
 # options that change what a move draws (Sudoku's red wrong digits, labels in the margin).
-BOARDS = [("queens", {}), ("queens", {"size": 333, "labels": False}), ("hanoi", {}),
+BOARDS = [("sokoban", {}), ("sokoban", {"max_edge": 200}), ("maze", {}), ("maze", {"cell": 7}),
+          ("queens", {}), ("queens", {"size": 333, "labels": False}), ("hanoi", {}),
           ("npuzzle", {}), ("npuzzle", {"size": 123}), ("sudoku", {}),
           ("sudoku", {"reveal_correctness": "yes", "labels": True})]
 
@@ -70,7 +71,7 @@ def test_rows_outside_the_named_ones_are_unchanged(game, options, data):
         state, pixels, shown = env.state, after, frame
 
 
-@pytest.mark.parametrize("game", ["queens", "hanoi", "npuzzle", "sudoku"])
+@pytest.mark.parametrize("game", ["sokoban", "maze", "queens", "hanoi", "npuzzle", "sudoku"])
 async def test_an_episodes_frames_carry_the_note_and_record_their_pixels(game):
     """Through the environment the loop drives: each observation's frame names the frame
     before it and its changed rows; the codec encodes only those rows' bands, and the PNG it
