@@ -81,7 +81,9 @@ class MazeRenderer:
         if before.board != after.board:
             return None
         c, w = self.cell, after.board.width
-        return [(row * c, (row + 1) * c) for row in sorted({before.pos // w, after.pos // w})]
+        ink = self._agent.get_bounding_rect()  # the agent's drawn rows inside its cell
+        return [(row * c + ink.top, row * c + ink.bottom)
+                for row in sorted({before.pos // w, after.pos // w})]
 
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 

@@ -119,9 +119,10 @@ class SudokuRenderer:
                 continue
             x, y = self._origin(i)
             for img in (old, new):
-                if img is not None:
-                    box = img.get_rect(center=(x + t // 2, y + t // 2 + 1))
-                    rows.append((box.top, box.bottom))
+                if img is not None:  # the glyph's inked rows, where it is placed
+                    top = img.get_rect(center=(x + t // 2, y + t // 2 + 1)).top
+                    ink = img.get_bounding_rect()
+                    rows.append((top + ink.top, top + ink.bottom))
         return rows
 
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
