@@ -16,7 +16,15 @@ on its own: a band's bytes depend on its own pixels only. That makes two savings
 * a :class:`FrameCodec` keeps the bands of the previous frame of the same sequence (an
   episode's), and a model step changes one or two cells: only the bands that differ from the
   previous frame are filtered, deflated and hashed again, the rest are reused. The output is
-  byte for byte what a fresh encoding gives (tests check it).
+  byte for byte what a fresh encoding gives (tests check it). Which bands differ comes from the
+  frame itself when its renderer named the rows a move changed (``Frame.changed``,
+  ``playbench.games.frame``) and the frame it was told from is the one encoded last; otherwise
+  the two pictures are compared (0.15-0.3 ms on an 800 x 800 board).
+
+Each band's deflated rows go into an IDAT chunk of their own, made (CRC included) with the band
+and reused with it: PNG lets the zlib stream run on across consecutive IDAT chunks, so a frame
+is the header chunk, the stream's head, one chunk per band and the stream's end - no pass over
+the whole picture's bytes (12 bytes more per band).
 
 Measured per step on the boards' frames (warm, one thread, key and PNG together): 800 x 800
 queens 4.4 ms before (whole-picture SHA-256 1.7 ms + PNG 2.8 ms) -> 0.9 ms from the previous
