@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -154,6 +154,19 @@ class Renderer(Protocol[StateIn]):
     def render(self, state: StateIn) -> np.ndarray: ...
 
 
+@runtime_checkable
+class RowsOfChange(Protocol[StateIn]):
+    """A renderer that can tell from two states alone which pixel rows of their frames may
+    differ: the recorder then encodes only those rows' part of the new frame rather than
+    comparing the two pictures (``playbench.games.frame.RowsChanged``). Every row left out
+    must be equal in both renders; more rows than needed only cost time."""
+
+    def changed_rows(self, before: StateIn, after: StateIn
+                     ) -> Sequence[tuple[int, int]] | None:
+        """Half-open ``(start, end)`` pixel-row ranges, or None when it cannot say (another
+        level, another board size)."""
+
+
 Solver = Callable[[Any, Any, int | None], "list[Any] | None"]
 """``solve(rules, state, max_moves)``: an optimal (fewest moves) move list, or None when no
 solution of at most ``max_moves`` moves exists (None for ``max_moves`` means unbounded)."""
@@ -277,6 +290,7 @@ class BoardEnv(Generic[State, Move]):
         self.rules: Rules[Any, Any] = spec.make_rules(self.options)
         self._render_options = dict(render_options or {})
         self._renderer: Renderer[Any] | None = None
+        self._knows_rows = False
         self.level: Level | None = None
         self.state: Any = None
 
@@ -308,10 +322,23 @@ class BoardEnv(Generic[State, Move]):
     def legal_actions(self) -> list[str]:
         return [self.rules.format_move(m) for m in self.rules.legal_moves(self.state)]
 
-    def render(self) -> np.ndarray:
+    def _made_renderer(self) -> Renderer[Any]:
         if self._renderer is None:
             self._renderer = self.spec.make_renderer(self.rules, self._render_options)
-        return self._renderer.render(self.state)
+            self._knows_rows = isinstance(self._renderer, RowsOfChange)
+        return self._renderer
+
+    def render(self) -> np.ndarray:
+        return self._made_renderer().render(self.state)
+
+    def changed_rows(self, before: Any, after: Any) -> Sequence[tuple[int, int]] | None:
+        """The pixel rows in which the frames of two states may differ, when the game's
+        renderer can tell (:class:`RowsOfChange`); None otherwise."""
+        renderer = self._made_renderer()
+        if not self._knows_rows:
+            return None
+        assert isinstance(renderer, RowsOfChange)
+        return renderer.changed_rows(before, after)
 
     def moves_left(self, limit: int | None = None) -> int | None:
         """Moves from here to the goal as completion counts them (the optimal solution's length

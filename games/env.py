@@ -16,7 +16,7 @@ import numpy as np
 
 from playbench.evaluators import board as board_metrics
 from playbench.games.base import BoardEnv, GameSpec, MoveError, moves_left
-from playbench.games.frame import as_frame
+from playbench.games.frame import Frame, as_frame
 from playbench.games.types import Action, Observation, Setting, Task, Transition
 
 if TYPE_CHECKING:
@@ -139,14 +139,26 @@ class BoardTaskEnv:
         self.board: BoardEnv[Any, Any] = BoardEnv(spec, options, render_options)
         self.render_frames = render
         self.task: Task | None = None
+        self._shown: tuple[Any, Frame] | None = None
+        """The state and frame of the last observation (what the next frame is told from)."""
 
     def _observe(self) -> Observation:
-        frame = as_frame(self.board.render()) if self.render_frames else None
+        frame = None
+        if self.render_frames:
+            state, shown = self.board.state, self._shown
+            pixels = self.board.render()
+            if shown is None:
+                frame = as_frame(pixels)
+            else:  # say which rows can differ from the frame shown last (games/frame.py)
+                frame = as_frame(pixels, since=shown[1],
+                                 rows=self.board.changed_rows(shown[0], state))
+            self._shown = (state, frame)
         return Observation(frame, self.board.text(), tuple(self.board.legal_actions()),
                            {"solved": self.board.solved()})
 
     async def reset(self, task: Task, seed: int) -> Observation:
         self.task = task
+        self._shown = None  # another level: nothing to tell the first frame from
         self.board.reset(task.level)
         return self._observe()
 

@@ -41,6 +41,7 @@ SMALL: dict[str, tuple[list[str], tuple[str, ...]]] = {
                             ("browser",)),
     "bench_webui.py": (["--tasks", "1", "--repeat", "1"], ("browser",)),
     "bench_yaml_bombs.py": (["--timeout", "30", "--oversize-mb", "2"], ()),
+    "profile_model_step.py": (["--levels", "1"], ()),
     "bench_football.py": (["--seconds", "1"], ("football",)),
 }
 """Script -> (its small-size arguments, the heavy tiers it needs besides ``bench``)."""

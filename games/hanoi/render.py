@@ -118,6 +118,20 @@ class HanoiRenderer:
                 frame.blit(sprite, (x - sprite.get_width() // 2, BASE_TOP - (level + 1) * h))
         return to_array(frame)
 
+    def changed_rows(self, before: HanoiState, after: HanoiState
+                     ) -> list[tuple[int, int]] | None:
+        """The rows of each stack height at which some rod shows another disk (or none
+        instead of one): every disk is drawn inside its height's rows on the background."""
+        if before.disks != after.disks:
+            return None
+        self._make_sprites(after.disks)
+        h = self._disk_h
+        levels = {level for old, new in zip(before.rods, after.rods, strict=True)
+                  for level in range(max(len(old), len(new)))
+                  if old[level:level + 1] != new[level:level + 1]}
+        # a disk is h - 2 rows high, drawn at the top of its height's h rows
+        return [(BASE_TOP - (level + 1) * h, BASE_TOP - level * h - 2) for level in sorted(levels)]
+
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 
     def locate(self, state: HanoiState, x: float, y: float) -> str | None:

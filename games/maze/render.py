@@ -74,6 +74,17 @@ class MazeRenderer:
         frame.blit(self._agent, (x * self.cell, y * self.cell))
         return to_array(frame)
 
+    def changed_rows(self, before: MazeState, after: MazeState
+                     ) -> list[tuple[int, int]] | None:
+        """The rows of the cells the agent left and entered (it is drawn inside its cell);
+        None for another maze."""
+        if before.board != after.board:
+            return None
+        c, w = self.cell, after.board.width
+        ink = self._agent.get_bounding_rect()  # the agent's drawn rows inside its cell
+        return [(row * c + ink.top, row * c + ink.bottom)
+                for row in sorted({before.pos // w, after.pos // w})]
+
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 
     def locate(self, state: MazeState, x: float, y: float) -> tuple[int, int] | None:

@@ -84,6 +84,17 @@ class NPuzzleRenderer:
                 frame.blit(self._tiles[t], self._origin[p])
         return to_array(frame)
 
+    def changed_rows(self, before: PuzzleState, after: PuzzleState
+                     ) -> list[tuple[int, int]] | None:
+        """The rows of the slots holding another tile (or the blank); a tile's sprite covers
+        its slot exactly. None for another board width (another layout)."""
+        if before.n != after.n:
+            return None
+        self._layout(after.n)
+        return [(self._origin[p][1], self._origin[p][1] + self._cell)
+                for p, (old, new) in enumerate(zip(before.tiles, after.tiles, strict=True))
+                if old != new]
+
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 
     def locate(self, state: PuzzleState, x: float, y: float) -> tuple[int, int] | None:

@@ -75,6 +75,15 @@ class QueensRenderer:
         self._empty = to_array(board)
         self._first = self._filled(board, queen_sprite(self.cell, *FIRST))
         self._other = self._filled(board, queen_sprite(self.cell, *OTHER))
+        # Per row of squares, the pixel rows a queen's picture covers (its shadow and crown,
+        # not the whole square): the rows that placing, removing or recolouring one changes.
+        drawn = ((self._first != self._empty) | (self._other != self._empty)).any(axis=(1, 2))
+        self._queen_rows: list[tuple[int, int]] = []
+        for r in range(N):
+            top = r * self.cell
+            rows = np.nonzero(drawn[top:top + self.cell])[0]
+            self._queen_rows.append(
+                (top + int(rows[0]), top + int(rows[-1]) + 1) if rows.size else (top, top))
 
     def _filled(self, board: pygame.Surface, sprite: pygame.Surface) -> np.ndarray:
         full = board.copy()
@@ -111,6 +120,17 @@ class QueensRenderer:
             rows, cols = slice(q.row * t, (q.row + 1) * t), slice(q.col * t, (q.col + 1) * t)
             frame[rows, cols] = source[rows, cols]
         return frame
+
+    def changed_rows(self, before: QueensState, after: QueensState
+                     ) -> list[tuple[int, int]]:
+        """The rows a queen covers in each row of squares where a queen came, went or changed
+        colour: a frame is the empty board with squares copied in from boards full of queens,
+        which differ from it only where a queen is drawn."""
+        def squares(state: QueensState) -> set[tuple[int, int, bool]]:
+            return {(q.row, q.col, k == 0) for k, q in enumerate(state.queens)}
+
+        return [self._queen_rows[row]
+                for row in sorted({s[0] for s in squares(before) ^ squares(after)})]
 
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 

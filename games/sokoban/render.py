@@ -149,6 +149,16 @@ class SokobanRenderer:
         frame.blit(sprites["worker"], (x * t, y * t))
         return to_array(frame)
 
+    def changed_rows(self, before: SokobanState, after: SokobanState
+                     ) -> list[tuple[int, int]] | None:
+        """The rows of the squares the worker or a box left or entered: every piece is drawn
+        inside its square on the board's background. None for another board."""
+        if before.board is not after.board:
+            return None
+        t, w = self._tile_for(after.board), after.board.width
+        moved = (before.boxes ^ after.boxes) | {before.player, after.player}
+        return [(row * t, (row + 1) * t) for row in sorted({pos // w for pos in moved})]
+
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 
     def locate(self, state: SokobanState, x: float, y: float) -> tuple[int, int] | None:

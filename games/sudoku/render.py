@@ -88,14 +88,42 @@ class SudokuRenderer:
     def render(self, state: SudokuState) -> np.ndarray:
         frame = self._background_for(state.puzzle).copy()
         t = self.cell
-        for i, (ch, given) in enumerate(zip(state.grid, state.puzzle, strict=True)):
-            if ch == "0" or given != "0":
+        for i in range(81):
+            img = self._digit(state, i)
+            if img is None:
                 continue
-            wrong = self.reveal and ch != state.solution[i]
-            img = self._digits[(int(ch), WRONG if wrong else ENTRY)]
             x, y = self._origin(i)
             frame.blit(img, img.get_rect(center=(x + t // 2, y + t // 2 + 1)))
         return to_array(frame)
+
+    def _digit(self, state: SudokuState, i: int) -> pygame.Surface | None:
+        """The digit sprite drawn in cell ``i`` (None for an empty cell or a given, which is
+        part of the background)."""
+        ch = state.grid[i]
+        if ch == "0" or state.puzzle[i] != "0":
+            return None
+        wrong = self.reveal and ch != state.solution[i]
+        return self._digits[(int(ch), WRONG if wrong else ENTRY)]
+
+    def changed_rows(self, before: SudokuState, after: SudokuState
+                     ) -> list[tuple[int, int]] | None:
+        """The rows of the digits drawn in ``before`` or ``after`` in each cell whose digit
+        (or its colour) differs; None for another puzzle (another background)."""
+        if before.puzzle != after.puzzle:
+            return None
+        t = self.cell
+        rows = []
+        for i in range(81):
+            old, new = self._digit(before, i), self._digit(after, i)
+            if old is new:
+                continue
+            x, y = self._origin(i)
+            for img in (old, new):
+                if img is not None:  # the glyph's inked rows, where it is placed
+                    top = img.get_rect(center=(x + t // 2, y + t // 2 + 1)).top
+                    ink = img.get_bounding_rect()
+                    rows.append((top + ink.top, top + ink.bottom))
+        return rows
 
     # -- hit testing (board clicks in the desktop app) ---------------------------------------
 

@@ -73,23 +73,22 @@ def test_repeated_rows_round_trip_and_check_sums(frame):
     back = np.array(Image.open(io.BytesIO(data)).convert("RGB"))
     assert back.shape == frame.shape and (back == frame).all()
     # zlib checks the stream's Adler-32 (worked out in closed form over the repeated rows).
-    idat = data[33 + 8:-12 - 4]
+    idat = b"".join(body for tag, body in _chunks(data) if tag == b"IDAT")
     h, w, _ = frame.shape
     assert len(zlib.decompress(idat)) == h * (w * 3 + 1)
 
 
-def test_the_digest_is_a_function_of_the_pixels_and_the_size():
-    frame = np.zeros((40, 20, 3), np.uint8)
-    other = frame.copy()
-    other[39, 19, 2] = 1  # the last byte of the last band
-    assert len({pixel_digest(frame), pixel_digest(other), pixel_digest(frame.reshape(20, 40, 3)),
-                pixel_digest(np.zeros((40, 20, 3), np.uint8))}) == 3
-
-
-@given(st.binary(max_size=300), st.binary(max_size=300))
-def test_adler32_combine_is_zlibs_check_sum_of_the_joined_bytes(first, second):
-    assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == \
-        zlib.adler32(first + second)
+def _chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """The PNG's chunks as (tag, data), each chunk's CRC checked."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    out, at = [], 8
+    while at < len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        tag, body = data[at + 4:at + 8], data[at + 8:at + 8 + size]
+        assert int.from_bytes(data[at + 8 + size:at + 12 + size], "big") == zlib.crc32(tag + body)
+        out.append((tag, body))
+        at += 12 + size
+    return out
 
 
 @st.composite
@@ -152,3 +151,57 @@ def test_a_rendered_frame_cannot_be_changed_in_place():
     frame = as_frame(np.zeros((4, 4, 3), np.uint8))
     with pytest.raises(ValueError, match="read-only"):
         frame[0, 0] = 1
+
+
+def test_a_frame_that_names_its_changed_rows_is_encoded_from_that_note():
+    """A renderer's note (games/frame.py) stands in for comparing the two pictures: the bands
+    holding the named rows are encoded again - even one whose pixels happen to be the same -
+    and every other band is taken from the frame before. A note about another frame than the
+    one encoded last is not used."""
+    board = np.full((6 * BAND_ROWS, 40, 3), 90, np.uint8)
+    board[::5] = 10
+    first = as_frame(board)
+    moved = board.copy()
+    moved[2 * BAND_ROWS + 3:2 * BAND_ROWS + 7, 4:9] = (0, 200, 0)
+    codec = FrameCodec()
+    codec.encode(first)
+    named = [(2 * BAND_ROWS + 1, 2 * BAND_ROWS + 9), (4 * BAND_ROWS, 4 * BAND_ROWS + 2)]
+    second = as_frame(moved, since=first, rows=named)
+    assert second.changed is not None and second.changed.base() is first
+    digest, data = codec.encode(second)
+    assert codec.reused == 4  # bands 2 and 4 were encoded again, as named
+    assert data == encode_png(moved) and digest == pixel_digest(moved)
+    stranger = as_frame(board, since=first, rows=[])  # told from `first`, encoded after `second`
+    assert codec.encode(stranger) == (pixel_digest(board), encode_png(board))
+    assert codec.reused == 4 + 5  # compared with `second`: only band 2 differs
+
+
+def test_a_frame_does_not_keep_the_frame_before_it_alive():
+    first = as_frame(np.zeros((4, 4, 3), np.uint8))
+    second = as_frame(np.ones((4, 4, 3), np.uint8), since=first, rows=[(0, 4)])
+    del first
+    assert second.changed is not None and second.changed.base() is None
+
+
+@given(episodes())
+def test_a_frame_is_one_idat_chunk_per_band_between_the_streams_head_and_end(frames):
+    """Each band's chunk is made with the band and reused with it; the chunks are in order,
+    framed by the zlib stream's head and its end, and every CRC is right."""
+    data = encode_png(frames[-1])
+    tags = [tag for tag, _ in _chunks(data)]
+    bands = -(-frames[-1].shape[0] // BAND_ROWS)
+    assert tags == [b"IHDR", *[b"IDAT"] * (bands + 2), b"IEND"]
+
+
+def test_the_digest_is_a_function_of_the_pixels_and_the_size():
+    frame = np.zeros((40, 20, 3), np.uint8)
+    other = frame.copy()
+    other[39, 19, 2] = 1  # the last byte of the last band
+    assert len({pixel_digest(frame), pixel_digest(other), pixel_digest(frame.reshape(20, 40, 3)),
+                pixel_digest(np.zeros((40, 20, 3), np.uint8))}) == 3
+
+
+@given(st.binary(max_size=300), st.binary(max_size=300))
+def test_adler32_combine_is_zlibs_check_sum_of_the_joined_bytes(first, second):
+    assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == \
+        zlib.adler32(first + second)
