@@ -91,7 +91,7 @@ async def run(clicks: int) -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from playbench.app.core.episode import Stepped
+    from playbench.app.core.events import Stepped
     from playbench.app.ui.main import build
     from playbench.app.ui.models.app_state import AppState
     from playbench.app.ui.models.prefs import PrefsStore

@@ -239,7 +239,7 @@ def model_run_latency(db_url: str, episodes: int = 32) -> dict[str, float]:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from playbench.app.core.episode import Stepped
+    from playbench.app.core.events import Stepped
     from playbench.app.core.recorder import DbRecorder
     from playbench.app.core.runs import RunRequest, run_many
     from playbench.app.core.settings import get_setting

@@ -11,7 +11,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from playbench.app.core.episode import Ended, EpisodeEvent, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Stepped
 
 
 class RunProgress:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from playbench.app.core.budget import Budget
-    from playbench.app.core.episode import EpisodeEvent
+    from playbench.app.core.events import EpisodeEvent
     from playbench.app.core.player import PlayerFactory
     from playbench.db.store import Store
 
@@ -152,7 +152,7 @@ def budget_from_args(args: argparse.Namespace, default: Budget) -> Budget:
 
 def step_logger(enabled: bool) -> list[Callable[[Any], None]]:
     """A listener printing one JSON line per committed step (``--log-steps``), or none."""
-    from playbench.app.core.episode import Stepped
+    from playbench.app.core.events import Stepped
     def log(event: EpisodeEvent) -> None:
         if isinstance(event, Stepped):
             r = event.record

@@ -18,11 +18,20 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from playbench.app.core.budget import Budget, BudgetUse
 from playbench.app.core.env import AwaitsNext, Env
+from playbench.app.core.events import (
+    Deciding,
+    Ended,
+    EpisodeEvent,
+    EpisodeResult,
+    Listener,
+    Moved,
+    Started,
+    Stepped,
+)
 from playbench.app.core.owner import process_token
 from playbench.app.core.player import PastStep, PlayContext, Player
 from playbench.app.core.recorder import EpisodeStart, Recorder, StepRecord
@@ -83,75 +92,6 @@ def _resume_hint(game: str, setting: str, episode_id: int) -> str:
     if spec.resumes(setting):
         return f"; continue it with `playbench run --resume {episode_id}`"
     return f"; it cannot be resumed: {spec.reason}"
-
-
-# -- events the UI (or a progress bar) can follow ----------------------------------------------
-
-@dataclass(frozen=True)
-class Started:
-    """The episode is under way: its first observation (or, resumed, the one after the
-    recorded steps, which ``history`` holds so that a view need not read them back)."""
-
-    episode_id: int
-    observation: Observation
-    resumed_steps: int
-    history: tuple[StepRecord, ...] = ()
-    carried: float = 0.0
-    """Seconds already spent on the decision in flight before a resume (pause, crash)."""
-
-
-@dataclass(frozen=True)
-class Deciding:
-    """The player is being asked for the next decision."""
-
-    episode_id: int
-    context: PlayContext
-    observation: Observation | None = None
-    """What the player is shown for this decision."""
-
-
-@dataclass(frozen=True)
-class Moved:
-    """An action has been applied and the step is about to be recorded; a board view may
-    show ``observation`` now instead of after the commit (``Stepped`` follows)."""
-
-    episode_id: int
-    index: int
-    observation: Observation
-
-
-@dataclass(frozen=True)
-class Stepped:
-    """A step has been committed (the recorder returned)."""
-
-    episode_id: int
-    record: StepRecord
-    observation: Observation
-    decision: Decision
-
-
-@dataclass(frozen=True)
-class Ended:
-    """The episode's end has been recorded."""
-
-    episode_id: int
-    result: EpisodeResult
-
-
-EpisodeEvent = Started | Deciding | Moved | Stepped | Ended
-"""Everything a listener is called with, in this order: one ``Started``, then per decision a
-``Deciding`` and per step a ``Moved`` and a ``Stepped``, and one ``Ended``."""
-
-Listener = Callable[[EpisodeEvent], None]
-
-
-@dataclass
-class EpisodeResult:
-    episode_id: int
-    status: str
-    end_reason: str | None
-    scores: dict[str, float | None]
-    steps: list[StepRecord] = field(default_factory=list)
 
 
 class Episode:

@@ -17,7 +17,8 @@ from typing import Any
 from playbench.app.core.budget import Budget
 from playbench.app.core.env import Env
 from playbench.app.core.env import make_env as default_make_env
-from playbench.app.core.episode import Episode, EpisodeResult, Listener
+from playbench.app.core.episode import Episode
+from playbench.app.core.events import EpisodeResult, Listener
 from playbench.app.core.player import Player
 from playbench.app.core.recorder import Recorder, StepRecord
 from playbench.app.core.settings import Setting

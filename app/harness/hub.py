@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbench.app.agents.redact import Redactor
-from playbench.app.core.episode import EpisodeEvent, Listener, Started
+from playbench.app.core.events import EpisodeEvent, Listener, Started
 from playbench.app.core.play import play
 from playbench.app.core.player import PlayContext, Player
 from playbench.app.core.recorder import DbRecorder, Recorder

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playbench.app.core.budget import Budget
-from playbench.app.core.episode import EpisodeResult, Listener
+from playbench.app.core.events import EpisodeResult, Listener
 from playbench.app.core.owner import is_alive
 from playbench.app.core.play import EnvFactory, play
 from playbench.app.core.player import Player

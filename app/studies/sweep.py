@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from playbench.app.core.episode import EpisodeResult, Listener
+from playbench.app.core.events import EpisodeResult, Listener
 from playbench.app.core.play import EnvFactory
 from playbench.app.core.player import Player, SimpleFactory, TakesInstructions
 from playbench.app.core.player import PlayerFactory as FullFactory

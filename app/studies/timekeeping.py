@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Started, Stepped
+from playbench.app.core.events import Deciding, Ended, EpisodeEvent, Started, Stepped
 from playbench.db.engine import Database
 from playbench.db.thinking import save_pending
 

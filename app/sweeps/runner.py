@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, cast
 
-from playbench.app.core.episode import Listener
+from playbench.app.core.events import Listener
 from playbench.app.core.play import EnvFactory
 from playbench.app.core.player import PlayerFactory
 from playbench.app.core.recorder import DbRecorder, Recorder

@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMenu
 
-from playbench.app.core.episode import Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.browser_chrome import BrowserChrome

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from playbench.app.core.episode import EpisodeEvent, Moved, Started
+from playbench.app.core.events import EpisodeEvent, Moved, Started
 from playbench.app.ui.browser_page import PageView
 from playbench.app.ui.demo import DemoView
 from playbench.app.ui.models.app_state import AppState

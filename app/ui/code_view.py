@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.code_editor import PageEditor

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.models.episode_host import EpisodeHost

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from playbench.app.agents.retry import RetryNotice
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.events import Deciding, Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.ui.board import BoardWidget
 from playbench.app.ui.hud import clock_text
 from playbench.app.ui.models.app_state import AppState

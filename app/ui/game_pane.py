@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playbench.app.core.episode import Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.banner import EndBanner
 from playbench.app.ui.browser_page import PageView

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from playbench.app.core.episode import Ended, EpisodeEvent, Moved, Started, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Moved, Started, Stepped
 from playbench.app.players.board_input import Gesture, help_for, input_for
 from playbench.app.players.human import HumanInput, HumanPlayer
 from playbench.app.players.plans import join_plan, split_plan

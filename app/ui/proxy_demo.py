@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from playbench.app.core.episode import EpisodeEvent
+from playbench.app.core.events import EpisodeEvent
 from playbench.app.ui.demo import DemoView
 from playbench.app.ui.models.app_state import AppState
 from playbench.app.ui.models.exchanges import ExchangeFeed

@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QProgressBar
 
-from playbench.app.core.episode import Ended
+from playbench.app.core.events import Ended
 from playbench.app.studies import FieldProblem, StudyFileError
 from playbench.app.studies.admission import NotAdmitted
 from playbench.app.ui.confirm import confirm

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from playbench.app.core.episode import EpisodeEvent
+from playbench.app.core.events import EpisodeEvent
 from playbench.app.players.human import HumanPlayer
 from playbench.app.studies import QueueItem, StudyQueue
 from playbench.app.ui.confirm import confirm

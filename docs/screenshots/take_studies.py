@@ -59,7 +59,7 @@ async def play_queue(store: Any, name: str, policy: Callable[..., str],
                      stop_after: int | None = None) -> None:
     """Play ``name``'s queue with the UI's input layer; with ``stop_after`` the last task is
     left after three moves, as when the app is closed mid-task."""
-    from playbench.app.core.episode import Deciding
+    from playbench.app.core.events import Deciding
     from playbench.app.players.board_input import input_for
     from playbench.app.players.human import HumanInput, HumanPlayer
     from playbench.app.studies import StudyQueue

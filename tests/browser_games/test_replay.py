@@ -126,7 +126,7 @@ async def test_a_sweep_starts_a_real_time_cell_over_instead_of_resuming_it(tmp_p
     unfinished episode is left as it was."""
     import asyncio
 
-    from playbench.app.core.episode import Stepped
+    from playbench.app.core.events import Stepped
     from playbench.app.core.player import SimpleFactory
     from playbench.app.core.recorder import DbRecorder
     from playbench.app.core.task import Task

@@ -13,7 +13,8 @@ import pytest
 
 from playbench.app.core.budget import Budget, BudgetError
 from playbench.app.core.env import make_env
-from playbench.app.core.episode import Episode, Stepped
+from playbench.app.core.episode import Episode
+from playbench.app.core.events import Stepped
 from playbench.app.core.recorder import MemoryRecorder
 from playbench.app.core.settings import get_setting
 from playbench.app.core.task import Task

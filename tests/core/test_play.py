@@ -16,7 +16,7 @@ import pytest
 
 from playbench.app.core.budget import Budget
 from playbench.app.core.env import make_env
-from playbench.app.core.episode import Ended, Moved, Started, Stepped
+from playbench.app.core.events import Ended, Moved, Started, Stepped
 from playbench.app.core.play import Resume, play
 from playbench.app.core.recorder import DbRecorder, MemoryRecorder, StoreWriter
 from playbench.app.core.settings import get_setting

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from playbench.app.core.env import make_env
-from playbench.app.core.episode import Episode, Started, Stepped
+from playbench.app.core.episode import Episode
+from playbench.app.core.events import Started, Stepped
 from playbench.app.core.png import frame_digest
 from playbench.app.core.recorder import DbRecorder
 from playbench.app.core.settings import get_setting

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
 from playbench.app.agents.session import ModelPlayerFactory
-from playbench.app.core.episode import Deciding
+from playbench.app.core.events import Deciding
 from playbench.app.core.recorder import DbRecorder
 from playbench.app.core.runs import RunRequest, run_many
 from playbench.app.core.settings import get_setting

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playbench.app.core.episode import Deciding
+from playbench.app.core.events import Deciding
 from playbench.app.exports.importer import ImportProblem, import_bundle
 from playbench.app.exports.jsonl import export_jsonl
 from playbench.app.players.human import HumanPlayer

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from playbench.app.cli import main as cli_main
-from playbench.app.core.episode import EpisodeEvent, Stepped
+from playbench.app.core.events import EpisodeEvent, Stepped
 from playbench.app.core.play import play
 from playbench.app.core.recorder import DbRecorder
 from playbench.app.core.replay_player import ReplayPlayer

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from playbench.app.core.episode import Deciding
+from playbench.app.core.events import Deciding
 from playbench.app.players.human import HumanPlayer
 from playbench.app.studies import StudyQueue
 from playbench.db.engine import open_database

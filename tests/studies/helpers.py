@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from playbench.app.core.episode import Deciding
+from playbench.app.core.events import Deciding
 from playbench.app.core.player import PlayContext
 from playbench.app.players.board_input import input_for
 from playbench.app.players.human import HumanInput, HumanPlayer

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from playbench.app.core.budget import Budget
-from playbench.app.core.episode import Deciding, Started
+from playbench.app.core.events import Deciding, Started
 from playbench.app.core.player import PlayContext
 from playbench.app.core.settings import get_setting
 from playbench.app.core.task import Task

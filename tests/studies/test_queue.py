@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from playbench.app.core.episode import Deciding
+from playbench.app.core.events import Deciding
 from playbench.app.players.human import HumanPlayer
 from playbench.app.results import compare, leaderboard, task_episode_ids
 from playbench.app.results.data import Scope

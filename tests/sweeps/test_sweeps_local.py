@@ -12,7 +12,7 @@ import pytest
 from playbench.app.agents.profiles import ModelProfile
 from playbench.app.agents.serve import ModelServer, ServeOptions
 from playbench.app.agents.session import ModelPlayerFactory
-from playbench.app.core.episode import Stepped
+from playbench.app.core.events import Stepped
 from playbench.app.core.recorder import DbRecorder
 from playbench.app.studies.sweepfile import SweepFileError, load_sweep_file, plan_cells
 from playbench.app.sweeps import LocalEngine, SweepProgress, play_cell, sweep_status

@@ -10,7 +10,7 @@ import contextlib
 
 from PySide6.QtCore import Qt
 
-from playbench.app.core.episode import Deciding
+from playbench.app.core.events import Deciding
 from playbench.app.players.factory import player_factory
 from playbench.app.players.human import HumanPlayer
 from playbench.app.studies import StudyQueue, create_study, load_study_file, run_sweep

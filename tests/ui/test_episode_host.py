@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from playbench.app.core.budget import Budget
-from playbench.app.core.episode import Ended, Started, Stepped
+from playbench.app.core.events import Ended, Started, Stepped
 from playbench.app.core.settings import get_setting
 from playbench.app.core.task import Task
 from playbench.app.players.human import HumanInput, HumanPlayer

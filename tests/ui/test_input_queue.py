@@ -11,7 +11,8 @@ from typing import Any
 
 from playbench.app.core.budget import Budget
 from playbench.app.core.env import make_env
-from playbench.app.core.episode import Deciding, Ended, Episode, EpisodeResult
+from playbench.app.core.episode import Episode
+from playbench.app.core.events import Deciding, Ended, EpisodeResult
 from playbench.app.core.recorder import MemoryRecorder
 from playbench.app.core.settings import get_setting
 from playbench.app.core.task import Task

@@ -27,7 +27,7 @@ import pytest
 
 from playbench.app.agents.serve import ModelServer, ServeOptions
 from playbench.app.agents.session import ModelPlayerFactory
-from playbench.app.core.episode import Stepped
+from playbench.app.core.events import Stepped
 from playbench.app.core.recorder import DbRecorder
 from playbench.app.core.runs import resume_episode
 from playbench.db.engine import open_database

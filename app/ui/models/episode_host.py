@@ -18,7 +18,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent
+from playbench.app.core.events import Deciding, Ended, EpisodeEvent
 from playbench.app.players.human import HumanInput
 from playbench.app.ui.models.ending import give_up_question
 from playbench.app.ui.models.guards import (

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from playbench.app.core.episode import Deciding, Ended, EpisodeEvent, Started, Stepped
+from playbench.app.core.events import Deciding, Ended, EpisodeEvent, Started, Stepped
 from playbench.app.core.recorder import StepRecord
 from playbench.app.core.types import Observation
 from playbench.app.harness.queue import message_text

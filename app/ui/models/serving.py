@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from playbench.app.agents.profiles import ModelProfile
-from playbench.app.core.episode import Listener
+from playbench.app.core.events import Listener
 from playbench.app.harness.env import Exchange
 from playbench.app.harness.queue import RequestQueue
 from playbench.db.store import Store

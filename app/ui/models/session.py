@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbench.app.core.budget import Budget
-from playbench.app.core.episode import (
+from playbench.app.core.events import (
     Deciding,
     Ended,
     EpisodeEvent,

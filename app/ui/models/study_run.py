@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playbench.app.core.episode import EpisodeResult
+from playbench.app.core.events import EpisodeResult
 from playbench.app.players.human import HumanPlayer
 from playbench.app.studies import (
     Progress,

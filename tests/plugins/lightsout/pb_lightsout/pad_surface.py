@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from pb_lightsout.pad import SURFACE_NAME
-from playbench.app.core.episode import Ended, EpisodeEvent, Started, Stepped
+from playbench.app.core.events import Ended, EpisodeEvent, Started, Stepped
 from playbench.app.players.human import HumanInput, HumanPlayer
 from playbench.app.ui.models.episode_host import EpisodeHost
 from playbench.app.ui.models.launch import annotator, human_session, model_session
