@@ -1,9 +1,8 @@
 """What an episode tells its listeners (a view, a progress bar, a study's clock) while it runs,
 and what it returns: the events in the order the loop sends them, and the result.
 
-Kept apart from the loop itself (:mod:`~playbench.app.core.episode`) so a view that only
-follows episodes need not import the loop's collaborators (the evaluators, the database's
-error types).
+Kept apart from the loop itself (:mod:`~playbench.app.core.episode`): a view or a progress bar
+that only follows episodes imports these and not the loop (nor the evaluators it scores with).
 """
 
 from __future__ import annotations
