@@ -32,25 +32,56 @@ def start_run(cli, pack, *extra):
                             env=cli.env, cwd=cli.cwd)
 
 
-def read_reported(proc, stop_after: int, then_wait: float = 0.0) -> list[dict]:
-    """Read ``stop_after`` step reports, let the run go on for ``then_wait`` seconds (killing it
-    at an arbitrary moment, possibly inside a commit), then SIGKILL it."""
+def read_reports(proc, count: int) -> list[dict]:
+    """The next ``count`` step reports the run prints (fewer if it ends first)."""
     reported = []
-    while len(reported) < stop_after:
+    while len(reported) < count:
         line = proc.stdout.readline()
         if not line:
             break
         if line.startswith("{"):
             reported.append(json.loads(line))
-    if then_wait:
-        time.sleep(then_wait)
+    return reported
+
+
+def open_episodes(db_path) -> int:
+    """Episodes the database holds as running: those a kill now would leave interrupted."""
+    con = sqlite3.connect(db_path)
+    try:
+        return con.execute("SELECT count(*) FROM episodes WHERE status = 'running'").fetchone()[0]
+    finally:
+        con.close()
+
+
+def kill(proc, reported: list[dict]) -> list[dict]:
+    """SIGKILL the run, then collect the step reports still in the pipe: those steps were
+    committed before they were printed, so they count as reported."""
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    # Steps reported before the kill but still in the pipe were committed too.
     for line in proc.stdout.read().splitlines():
         if line.startswith("{"):
             reported.append(json.loads(line))
     return reported
+
+
+def kill_after_seconds(proc, db_path, seconds: float) -> list[dict]:
+    """Let the run go on for ``seconds`` after its first step, then kill it wherever it is
+    (possibly inside a commit) - but inside an episode, so there is one to resume.
+
+    The run is frozen with SIGSTOP first; while it cannot move, the database says whether an
+    episode is open. If the moment fell between two episodes, the run goes on for one more step
+    and is frozen again. The writer uses WAL, so reading beside a frozen commit never blocks."""
+    reported = read_reports(proc, 1)
+    time.sleep(seconds)
+    for _ in range(50):
+        os.kill(proc.pid, signal.SIGSTOP)
+        if open_episodes(db_path):
+            return kill(proc, reported)
+        os.kill(proc.pid, signal.SIGCONT)
+        more = read_reports(proc, 1)
+        assert more, "the run ended before it could be killed inside an episode"
+        reported += more
+    raise AssertionError("50 tries never froze the run inside an episode")
 
 
 @pytest.mark.parametrize("moment", [("steps", 1), ("steps", 57), ("steps", 300),
@@ -58,13 +89,13 @@ def read_reported(proc, stop_after: int, then_wait: float = 0.0) -> list[dict]:
 def test_sigkill_loses_nothing_reported_and_resumes(cli, pack, db_url, moment):
     proc = start_run(cli, pack)
     kind, amount = moment
+    path = db_url.removeprefix("sqlite:///")
     if kind == "steps":
-        reported = read_reported(proc, amount)
+        reported = kill(proc, read_reports(proc, amount))
     else:
-        reported = read_reported(proc, 1, then_wait=amount)
+        reported = kill_after_seconds(proc, path, amount)
     assert proc.returncode == -signal.SIGKILL
 
-    path = db_url.removeprefix("sqlite:///")
     con = sqlite3.connect(path)
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     stored = set(con.execute('SELECT episode_id, "index" FROM steps').fetchall())
