@@ -80,3 +80,51 @@ def test_the_window_is_interactive_before_the_heavy_packages_load(tmp_path):
     assert at_ready == {"games": 0, "views": 0}, "the Library or the Play place was filled " \
         "before the window was up"
     assert listed["games"] > 0 and listed["panels"] > 0 and listed["views"] >= 5, listed
+
+
+LAUNCH_PROBE = """
+import gc, json, sys
+from playbench.app.cli import desktop
+
+order = []
+class Watch:
+    '''Notes each module as it is first looked for, with whether the collector was on.'''
+    def find_spec(self, name, path=None, target=None):
+        order.append([name, gc.isenabled()])
+        return None
+sys.meta_path.insert(0, Watch())
+
+real = desktop._collect_again
+def ready(window):
+    real(window)
+    print(json.dumps({"order": order, "enabled": gc.isenabled(),
+                      "frozen": gc.get_freeze_count()}), flush=True)
+    window.close()
+desktop._collect_again = ready
+sys.exit(desktop.launch_app(None))
+"""
+
+
+def test_the_launch_imports_qt_last_with_the_collector_paused(tmp_path):
+    """``playbench``'s own start (``launch_app``): the Qt-free modules are imported before
+    PySide6 (which reads the source of every module imported after it), the cyclic collector
+    is off while the modules load and back on, with the start's objects frozen, once the window
+    is interactive (issue 32)."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "ui.json").write_text('{"annotator": "ann-start"}')
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "SDL_VIDEODRIVER": "dummy",
+           "PLAYBENCH_CONFIG_DIR": str(tmp_path / "config"),
+           "PLAYBENCH_DB": f"sqlite:///{tmp_path / 'start.sqlite3'}"}
+    done = subprocess.run([sys.executable, "-c", LAUNCH_PROBE], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    order = [name for name, _ in seen["order"]]
+    qt = order.index("PySide6")
+    for qt_free in ("sqlalchemy", "playbench.db.store", "playbench.app.studies.protocol",
+                    "pydantic", "numpy"):
+        assert order.index(qt_free) < qt, f"{qt_free} was imported after PySide6"
+    collector_on = {name for name, enabled in seen["order"] if enabled}
+    assert not collector_on & {"PySide6", "sqlalchemy", "playbench.app.ui.window"}, \
+        "the collector ran while the start's modules were loading"
+    assert seen["enabled"] and seen["frozen"] > 10_000, seen
