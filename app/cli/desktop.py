@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import sys
 from typing import Any
@@ -66,6 +65,8 @@ def headless_demo() -> int:
     recorder = MemoryRecorder()
     request = RunRequest(tasks, lambda t, r: SolverPlayer(), get_setting("default"),
                          Budget(max_actions=50))
+    import asyncio
+
     results = asyncio.run(run_many(request, recorder))
     for task, result in zip(tasks, results, strict=True):
         moves = "".join(s.action or "?" for s in result.steps)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
@@ -112,6 +111,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{len(sealed)} episode(s) of sealed blind studies left out")
     failed = 0
     for eid in ids:
+        import asyncio
         report = asyncio.run(verify_episode(store, eid))
         if report.ok:
             limited = f"; {report.limited}" if report.limited else ""

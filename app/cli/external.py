@@ -9,7 +9,6 @@ records the exchange. Both record one episode per harness task, in the database 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import getpass
 import signal
@@ -152,6 +151,7 @@ async def _serve(args: argparse.Namespace, make_hub: Callable[..., Any]) -> None
     from playbench.app.harness.server import ExternalServer
 
     options = _options(args)
+    import asyncio
     loop = asyncio.get_running_loop()
     store = open_store(args)
     run = make_hub(loop, store)
@@ -176,6 +176,7 @@ class _HumanRun:
         self.hub, self.queue = hub, queue
 
     async def serve(self, stop: threading.Event) -> None:
+        import asyncio
         answerer = threading.Thread(target=answer_on_terminal, args=(self.queue, stop),
                                     daemon=True, name="terminal-answerer")
         answerer.start()
@@ -188,6 +189,7 @@ class _ProxyRun:
         self.hub = hub
 
     async def serve(self, stop: threading.Event) -> None:
+        import asyncio
         while not stop.is_set():
             await asyncio.sleep(0.5)
 
@@ -204,6 +206,7 @@ def cmd_serve_human(args: argparse.Namespace) -> int:
                           via="serve-human", queue=queue, idle_seconds=args.idle)
         return _HumanRun(hub, queue)
 
+    import asyncio
     try:
         asyncio.run(_serve(args, make))
     except KeyboardInterrupt:
@@ -243,6 +246,7 @@ def cmd_proxy(args: argparse.Namespace) -> int:
         return _ProxyRun(ExternalHub(loop, store, player, via="proxy", models=models,
                                      idle_seconds=args.idle))
 
+    import asyncio
     try:
         asyncio.run(_serve(args, make))
     except KeyboardInterrupt:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import getpass
 import json
@@ -191,6 +190,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     except KeyProblem as err:
         print(f"{profile.name}: {err}", file=sys.stderr)
         return 1
+    import asyncio
     return asyncio.run(_ping(profile))
 
 

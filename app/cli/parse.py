@@ -20,7 +20,6 @@ skipped. Nothing is played: the parser needs no level, no browser and no model.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -148,6 +147,7 @@ def classify(lines: Iterable[str], setting: str, game: str,
                 out["reasoning"] = parsed.reasoning
             yield out
     finally:
+        import asyncio
         asyncio.run(env.close())
 
 

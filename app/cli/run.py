@@ -9,7 +9,6 @@ from, and its environment (made with the app's services: model judges, the confi
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -147,6 +146,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                          concurrency=args.concurrency, services=services)
     total = len(tasks) * args.repeat
     bar = RunProgress(total, f"{kind.name} {args.player}", disable=args.no_progress or total < 2)
+    import asyncio
     results = asyncio.run(closing(factory, run_many(
         request, DbRecorder(store), [bar, *step_logger(args.log_steps)])))
     bar.close()
@@ -179,6 +179,7 @@ def _resume(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     from playbench.app.core.runs import task_of
     player = factory.resumed(task_of(row), row.episode.n_steps)
+    import asyncio
     result = asyncio.run(closing(factory, resume_episode(
         store, args.resume, player, DbRecorder(store), step_logger(args.log_steps))))
     summary([result])

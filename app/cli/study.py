@@ -4,7 +4,6 @@ queue, report status (progress, time per annotator, agreement), and run model sw
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -382,6 +381,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         for bar in bars:
             bar(event)
 
+    import asyncio
     report = asyncio.run(_closing(factory, run_sweep(
         store, args.name, factory, repeat=args.repeat, concurrency=args.concurrency,
         include_practice=args.include_practice, listeners=[listen], on_planned=planned)))

@@ -5,7 +5,6 @@ processes``) or on a Ray cluster (``--engine ray``)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -134,6 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 await f.aclose()
 
     try:
+        import asyncio
         outcomes = asyncio.run(go())
     finally:
         bar.close()

@@ -18,7 +18,6 @@ inside a VWA checkout is recognised by its ``config_files`` directory, and ``--v
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
@@ -207,6 +206,7 @@ def cmd_login(args: argparse.Namespace, ctx: CommandContext) -> int:
                 print(f"{state.path}: written ({users}; {len(state.tasks)} task(s))")
         return failed
 
+    import asyncio  # here, not at the top: `playbench --help` loads this module
     return EXIT_UNUSABLE if asyncio.run(write_all()) else 0
 
 
@@ -232,6 +232,7 @@ def cmd_evaluate(args: argparse.Namespace, ctx: CommandContext) -> int:
         except OSError as err:
             raise CommandError(f"--page-html {args.page_html}: {err.strerror or err}") from None
     config = _config(args, ctx)
+    import asyncio
     result: dict[str, Any] = asyncio.run(evaluate_task(
         task_from_level(levels[0]), {k: v for k, v in config.site_map().items() if v},
         args.answer, args.url, html, browser=args.browser))
