@@ -10,15 +10,16 @@ from typing import Any
 
 
 def launch_app(args: argparse.Namespace) -> int:
-    """Open the window. The cyclic garbage collector is paused until it is interactive: the
-    start imports some 800 modules and makes objects that live as long as the app, and each
-    collection on the way walks that growing heap again for no garbage (70 ms of a 0.9 s
-    start on the 2-core machine; issue 32)."""
+    """Open the window, or explain why not and play the headless demo. The cyclic garbage
+    collector is paused until the window is interactive: the start imports some 800 modules
+    and makes objects that live as long as the app, and each collection on the way walks that
+    growing heap again for no garbage (70 ms of a 0.9 s start on the 2-core machine; issue 32)."""
     gc.disable()
     try:
-        return _launch(args)
+        code = _open_window(args)
     finally:
         gc.enable()
+    return headless_demo() if code is None else code
 
 
 def _collect_again(_window: Any) -> None:
@@ -28,7 +29,8 @@ def _collect_again(_window: Any) -> None:
     gc.enable()
 
 
-def _launch(args: argparse.Namespace) -> int:
+def _open_window(args: argparse.Namespace) -> int | None:
+    """The app's exit code, or None (after saying why) where the window cannot open."""
     try:
         # The Qt-free part of the app first: once PySide6 is imported, it reads the source of
         # every module imported after it (to see whether it uses PySide's ``__feature__``
@@ -38,19 +40,19 @@ def _launch(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"The desktop app is not available here ({err}); running the headless demo.",
               file=sys.stderr)
-        gc.enable()
-        return headless_demo()
+        return None
     try:
         return run_app(args, on_ready=_collect_again)
     except ImportError as err:  # playbench.app.ui.main.NoDisplay: nowhere to open a window
         print(f"The desktop app cannot open a window here ({err}); running the headless demo.",
               file=sys.stderr)
-        gc.enable()
-        return headless_demo()
+        return None
 
 
 def headless_demo() -> int:
     """Generate three Sokoban rooms and let the solver play them, recorded in memory."""
+    import asyncio
+
     from playbench.app.core.budget import Budget
     from playbench.app.core.recorder import MemoryRecorder
     from playbench.app.core.runs import RunRequest, run_many
@@ -65,8 +67,6 @@ def headless_demo() -> int:
     recorder = MemoryRecorder()
     request = RunRequest(tasks, lambda t, r: SolverPlayer(), get_setting("default"),
                          Budget(max_actions=50))
-    import asyncio
-
     results = asyncio.run(run_many(request, recorder))
     for task, result in zip(tasks, results, strict=True):
         moves = "".join(s.action or "?" for s in result.steps)

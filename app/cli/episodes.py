@@ -110,8 +110,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if sealed:
             print(f"{len(sealed)} episode(s) of sealed blind studies left out")
     failed = 0
+    import asyncio
     for eid in ids:
-        import asyncio
         report = asyncio.run(verify_episode(store, eid))
         if report.ok:
             limited = f"; {report.limited}" if report.limited else ""

@@ -148,10 +148,11 @@ def _answer(queue: RequestQueue, request: PendingRequest, line: str,
 
 
 async def _serve(args: argparse.Namespace, make_hub: Callable[..., Any]) -> None:
+    import asyncio
+
     from playbench.app.harness.server import ExternalServer
 
     options = _options(args)
-    import asyncio
     loop = asyncio.get_running_loop()
     store = open_store(args)
     run = make_hub(loop, store)

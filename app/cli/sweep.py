@@ -132,8 +132,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             for f in factories.values():
                 await f.aclose()
 
+    import asyncio
     try:
-        import asyncio
         outcomes = asyncio.run(go())
     finally:
         bar.close()

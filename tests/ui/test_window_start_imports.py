@@ -54,17 +54,23 @@ sys.exit(run_app(None, ready))
 """
 
 
-def test_the_window_is_interactive_before_the_heavy_packages_load(tmp_path):
-    # A person's usual start: the database exists (creating one runs Alembic's migrations,
-    # whose Mako templates load Pygments - once, on the first start).
-    open_database(f"sqlite:///{tmp_path / 'start.sqlite3'}").dispose()
+def start_app(probe: str, tmp_path) -> subprocess.CompletedProcess[str]:
+    """Run ``probe`` (a script that starts the app) in a fresh process: offscreen Qt, the
+    database ``start.sqlite3`` and an annotator already chosen, in ``tmp_path``."""
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "ui.json").write_text('{"annotator": "ann-start"}')
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "SDL_VIDEODRIVER": "dummy",
            "PLAYBENCH_CONFIG_DIR": str(tmp_path / "config"),
            "PLAYBENCH_DB": f"sqlite:///{tmp_path / 'start.sqlite3'}"}
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=env, timeout=120, cwd=tmp_path)
+
+
+def test_the_window_is_interactive_before_the_heavy_packages_load(tmp_path):
+    # A person's usual start: the database exists (creating one runs Alembic's migrations,
+    # whose Mako templates load Pygments - once, on the first start).
+    open_database(f"sqlite:///{tmp_path / 'start.sqlite3'}").dispose()
+    done = start_app(PROBE, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     modules, at_ready, listed = (json.loads(line)
                                  for line in done.stdout.strip().splitlines()[-3:])
@@ -110,13 +116,7 @@ def test_the_launch_imports_qt_last_with_the_collector_paused(tmp_path):
     PySide6 (which reads the source of every module imported after it), the cyclic collector
     is off while the modules load and back on, with the start's objects frozen, once the window
     is interactive (issue 32)."""
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "ui.json").write_text('{"annotator": "ann-start"}')
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "SDL_VIDEODRIVER": "dummy",
-           "PLAYBENCH_CONFIG_DIR": str(tmp_path / "config"),
-           "PLAYBENCH_DB": f"sqlite:///{tmp_path / 'start.sqlite3'}"}
-    done = subprocess.run([sys.executable, "-c", LAUNCH_PROBE], capture_output=True, text=True,
-                          env=env, timeout=120, cwd=tmp_path)
+    done = start_app(LAUNCH_PROBE, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     order = [name for name, _ in seen["order"]]
